@@ -1,0 +1,40 @@
+#include "mosim/trace.hpp"
+
+#include "mosim/csv.hpp"
+#include "trace/trace_readers.hpp"
+
+namespace mosim {
+
+namespace detail {
+
+Trace mosimTraceFromTable(const CsvTable& table) {
+  const std::size_t job_id = table.require("job_id");
+  const std::size_t submit_time = table.require("submit_time");
+  const std::size_t num_gpus = table.require("num_gpus");
+  const std::size_t duration = table.require("duration");
+  const auto model = table.find("model");
+
+  Trace trace;
+  trace.path = table.path();
+  for (const CsvTable::Row& row : table) {
+    Job job;
+    job.id = row.integer(job_id);
+    if (model) job.model = canonicalModelName(std::string(row.text(*model)));
+    job.submit_s = row.number(submit_time);
+    job.num_gpus = readInt(row, num_gpus);
+    job.duration_s = row.number(duration);
+    job.cpus_per_worker = 0;
+    job.source_line = row.line();
+    trace.jobs.push_back(std::move(job));
+  }
+  validateTrace(trace, kMosimTraceFields);
+  return trace;
+}
+
+}  // namespace detail
+
+Trace readMosimTrace(const std::string& path) {
+  return detail::mosimTraceFromTable(CsvTable::read(path));
+}
+
+}  // namespace mosim
