@@ -1,0 +1,40 @@
+// Contention models: how much co-running jobs slow a job's networking time.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "mosim/network.hpp"
+#include "mosim/registry.hpp"
+
+namespace mosim {
+
+/// Job-level models are evaluated when a job starts or completes and hold between those events
+/// (paper Eq. 2–5). Phase-level models simulate every iteration's compute and communication phase
+/// and are evaluated at every phase boundary; only communicating jobs demand bandwidth.
+enum class ContentionGranularity { Job, Phase };
+
+struct ContentionParams {
+  double fixed_ratio = 0.10;          ///< `fixed`: penalty on network time while sharing a server
+  double min_bandwidth_Bps = 10e6;    ///< MIN_BW of Eq. 9, the floor of an allocation
+};
+
+class ContentionModel {
+ public:
+  virtual ~ContentionModel() = default;
+  virtual ContentionGranularity granularity() const = 0;
+  /// S_J >= 1, the factor on job J's network time under the current network state. Called only for
+  /// jobs that are demanding bandwidth.
+  virtual double slowdown(const NetworkState& network, JobIndex job) const = 0;
+};
+
+using ContentionRegistry = Registry<ContentionModel, const ContentionParams&>;
+
+/// Builds a registered model ("none", "fixed", "paper", "mosim", ...).
+std::unique_ptr<ContentionModel> makeContentionModel(const std::string& name,
+                                                     const ContentionParams& params);
+
+/// The largest NIC factor D_s / max(A_s, MIN_BW) over the job's servers (Eq. 9–10), at least 1.
+double nicSlowdown(const NetworkState& network, JobIndex job, double min_bandwidth_Bps);
+
+}  // namespace mosim

@@ -1,0 +1,72 @@
+// Who uses each server's NIC: the state that contention models read (mosim-reference.md §7.0–7.1).
+//
+// Rates here are in "rate units" (suffix _ru), not bytes per second: the unit the network profile
+// was given in (MB/s for the artifact's ASTRA-sim file, MiB/s for its real-GPU file). Contention
+// factors are ratios, so the unit changes nothing physically; but the phase-level model amplifies
+// last-bit differences, and computing with the file's own numbers keeps mosim bit-compatible with
+// the artifact, which uses them as they are.
+#pragma once
+
+#include <vector>
+
+#include "mosim/cluster.hpp"
+#include "mosim/job.hpp"
+
+namespace mosim {
+
+/// One job's part of one server.
+struct ServerShare {
+  ServerIndex server = 0;
+  int workers = 0;             ///< n_s: the job's workers on this server
+  double nic_demand_ru = 0;    ///< D_s (Eq. 7): 0 inside one server, C_j/2 for N = 2, else 2C_j/N
+  double intra_demand_ru = 0;  ///< I_s = C_j * n_s / N: the job's traffic inside this server
+};
+
+/// Per-server demand on NICs and intra-server links, kept in placement order so that sums are
+/// formed in the same order as the artifact's. The engine says which jobs are placed and which are
+/// currently demanding bandwidth (job-level models: training jobs; phase-level: communicating jobs).
+class NetworkState {
+ public:
+  NetworkState(const ClusterSpec& spec, std::size_t jobs, double rate_unit_Bps);
+
+  /// A rate in bytes per second expressed in this state's rate units.
+  double toRateUnits(double rate_Bps) const { return rate_Bps / rate_unit_Bps_; }
+
+  /// A placed job (loading, not yet demanding); its shares follow the allocation's server order.
+  void addJob(JobIndex job, const Allocation& allocation, double net_rate_Bps);
+  void removeJob(JobIndex job);
+  void setDemanding(JobIndex job, bool demanding);
+
+  bool demanding(JobIndex job) const { return demanding_[job]; }
+  const std::vector<ServerShare>& shares(JobIndex job) const { return shares_[job]; }
+  /// Placed jobs on a server (loading or training), in placement order.
+  const std::vector<JobIndex>& jobsOn(ServerIndex s) const { return servers_[s].jobs; }
+
+  double nicCapacity_ru(ServerIndex s) const { return servers_[s].nic_capacity_ru; }
+  double intraCapacity_ru(ServerIndex s) const { return servers_[s].intra_capacity_ru; }
+  /// Σ D_k,s over the demanding jobs on s.
+  double nicDemand_ru(ServerIndex s) const { return servers_[s].nic_demand_ru; }
+  /// Σ I_k,s over the demanding jobs on s.
+  double intraDemand_ru(ServerIndex s) const { return servers_[s].intra_demand_ru; }
+
+  /// A_J,s of Eq. 8: the job's NIC demand, scaled down in proportion when the NIC is oversubscribed.
+  double allocated_ru(const ServerShare& share) const;
+
+ private:
+  struct Server {
+    double nic_capacity_ru = 0;
+    double intra_capacity_ru = 0;
+    std::vector<JobIndex> jobs;
+    double nic_demand_ru = 0;
+    double intra_demand_ru = 0;
+  };
+  void recomputeDemand(Server& server);
+  const ServerShare& shareOn(JobIndex job, ServerIndex s) const;
+
+  double rate_unit_Bps_;
+  std::vector<Server> servers_;
+  std::vector<std::vector<ServerShare>> shares_;
+  std::vector<char> demanding_;
+};
+
+}  // namespace mosim
