@@ -24,7 +24,8 @@ class ContentionModel {
   virtual ~ContentionModel() = default;
   virtual ContentionGranularity granularity() const = 0;
   /// S_J >= 1, the factor on job J's network time under the current network state. Called only for
-  /// jobs that are demanding bandwidth.
+  /// jobs that are demanding bandwidth. It may depend only on the state of the job's own servers
+  /// (their jobs, demands and capacities): the engine reuses a factor until one of them changes.
   virtual double slowdown(const NetworkState& network, JobIndex job) const = 0;
 };
 

@@ -7,6 +7,7 @@
 // the artifact, which uses them as they are.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "mosim/cluster.hpp"
@@ -48,22 +49,40 @@ class NetworkState {
   double nicDemand_ru(ServerIndex s) const { return servers_[s].nic_demand_ru; }
   /// Σ I_k,s over the demanding jobs on s.
   double intraDemand_ru(ServerIndex s) const { return servers_[s].intra_demand_ru; }
+  /// Σ I_k,s / IC: how loaded the server's intra-server links are (1 = saturated).
+  double intraLoad(ServerIndex s) const { return servers_[s].intra_load; }
 
   /// A_J,s of Eq. 8: the job's NIC demand, scaled down in proportion when the NIC is oversubscribed.
   double allocated_ru(const ServerShare& share) const;
 
+  /// Change stamps, so that callers can cache what they derive from a job's servers: stamp() grows
+  /// whenever a server's jobs or demand totals change, and changedSince tells whether any of the
+  /// job's servers changed after a stamp taken earlier.
+  std::uint64_t stamp() const { return stamp_; }
+  bool changedSince(JobIndex job, std::uint64_t stamp) const;
+
  private:
+  /// A job's demand on one server, kept beside `jobs` so that sums need no lookup.
+  struct Demand {
+    double nic_ru;
+    double intra_ru;
+  };
   struct Server {
     double nic_capacity_ru = 0;
     double intra_capacity_ru = 0;
-    std::vector<JobIndex> jobs;
+    std::vector<JobIndex> jobs;    // in placement order
+    std::vector<Demand> demands;   // demands[i] belongs to jobs[i]
     double nic_demand_ru = 0;
     double intra_demand_ru = 0;
+    double nic_share = 1;   // C / total when the NIC is oversubscribed, else 1 (Eq. 8)
+    double intra_load = 0;  // intra_demand / intra_capacity
+    std::uint64_t changed_at = 0;  // stamp of the last change
   };
   void recomputeDemand(Server& server);
-  const ServerShare& shareOn(JobIndex job, ServerIndex s) const;
+  void markChanged(Server& server) { server.changed_at = ++stamp_; }
 
   double rate_unit_Bps_;
+  std::uint64_t stamp_ = 0;
   std::vector<Server> servers_;
   std::vector<std::vector<ServerShare>> shares_;
   std::vector<char> demanding_;

@@ -18,8 +18,7 @@ class MosimContention final : public ContentionModel {
   double slowdown(const NetworkState& network, JobIndex job) const override {
     double slowdown = nicSlowdown(network, job, min_bandwidth_Bps_);
     for (const auto& share : network.shares(job))
-      slowdown = std::max(slowdown, network.intraDemand_ru(share.server) /
-                                        network.intraCapacity_ru(share.server));
+      slowdown = std::max(slowdown, network.intraLoad(share.server));
     return slowdown;
   }
 

@@ -35,7 +35,6 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
                            [s](const ServerShare& share) { return share.server == s; });
     if (it == shares.end()) {
       shares.push_back(ServerShare{s, 1, 0, 0});
-      servers_[s].jobs.push_back(job);
     } else {
       ++it->workers;
     }
@@ -45,6 +44,10 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
   for (auto& share : shares) {
     share.nic_demand_ru = ringNicDemand(share.workers, workers, net_rate_ru);
     share.intra_demand_ru = net_rate_ru * share.workers / workers;
+    Server& server = servers_[share.server];
+    server.jobs.push_back(job);
+    server.demands.push_back({share.nic_demand_ru, share.intra_demand_ru});
+    markChanged(server);
   }
   demanding_[job] = 0;
 }
@@ -53,9 +56,12 @@ void NetworkState::removeJob(JobIndex job) {
   const bool was_demanding = demanding_[job] != 0;
   demanding_[job] = 0;
   for (const auto& share : shares_[job]) {
-    auto& jobs = servers_[share.server].jobs;
-    jobs.erase(std::find(jobs.begin(), jobs.end(), job));  // keeps the placement order
-    if (was_demanding) recomputeDemand(servers_[share.server]);
+    Server& server = servers_[share.server];
+    const auto at = std::find(server.jobs.begin(), server.jobs.end(), job) - server.jobs.begin();
+    server.jobs.erase(server.jobs.begin() + at);  // keeps the placement order
+    server.demands.erase(server.demands.begin() + at);
+    markChanged(server);
+    if (was_demanding) recomputeDemand(server);
   }
   shares_[job].clear();
 }
@@ -70,29 +76,29 @@ void NetworkState::setDemanding(JobIndex job, bool demanding) {
 // depend on the history of additions and removals.
 void NetworkState::recomputeDemand(Server& server) {
   double nic = 0, intra = 0;
-  const ServerIndex s = static_cast<ServerIndex>(&server - servers_.data());
-  for (JobIndex job : server.jobs) {
-    if (!demanding_[job]) continue;
-    const ServerShare& share = shareOn(job, s);
-    nic += share.nic_demand_ru;
-    intra += share.intra_demand_ru;
+  for (std::size_t i = 0; i < server.jobs.size(); ++i) {
+    if (!demanding_[server.jobs[i]]) continue;
+    nic += server.demands[i].nic_ru;
+    intra += server.demands[i].intra_ru;
   }
+  if (nic == server.nic_demand_ru && intra == server.intra_demand_ru) return;
   server.nic_demand_ru = nic;
   server.intra_demand_ru = intra;
+  // Formed once per change rather than once per job: the same divisions give the same bits.
+  server.nic_share = nic > server.nic_capacity_ru ? server.nic_capacity_ru / nic : 1;
+  server.intra_load = intra / server.intra_capacity_ru;
+  markChanged(server);
 }
 
-const ServerShare& NetworkState::shareOn(JobIndex job, ServerIndex s) const {
+bool NetworkState::changedSince(JobIndex job, std::uint64_t stamp) const {
   for (const auto& share : shares_[job])
-    if (share.server == s) return share;
-  throw std::logic_error("job has no share on this server");
+    if (servers_[share.server].changed_at > stamp) return true;
+  return false;
 }
 
-// R * (C / total), in this order, as the artifact computes it.
+// R * (C / total), in this order, as the artifact computes it (R * 1 is R exactly).
 double NetworkState::allocated_ru(const ServerShare& share) const {
-  const Server& server = servers_[share.server];
-  if (server.nic_demand_ru > server.nic_capacity_ru)
-    return share.nic_demand_ru * (server.nic_capacity_ru / server.nic_demand_ru);
-  return share.nic_demand_ru;
+  return share.nic_demand_ru * servers_[share.server].nic_share;
 }
 
 }  // namespace mosim

@@ -44,6 +44,9 @@ struct JobState {
   double compute_s = 0;
   double comm_s = 0;
   double slowdown = 1;  // S_J in force since the last change
+  // The model's latest answer for this job and the network stamp it was computed at.
+  double model_slowdown = 1;
+  std::uint64_t model_stamp = 0;
 
   // Job-level progress (§6.1): fractional iterations, booked whenever the slowdown changes.
   double iterations_done = 0;
@@ -55,6 +58,30 @@ struct JobState {
   double phase_start_s = 0;
   double comm_progress_s = 0;
   double segment_start_s = 0;
+};
+
+/// Jobs in no particular order, with constant-time insertion and removal.
+class JobSet {
+ public:
+  explicit JobSet(std::size_t jobs) : position_(jobs, kAbsent) {}
+  void insert(JobIndex j) {
+    position_[j] = members_.size();
+    members_.push_back(j);
+  }
+  void erase(JobIndex j) {
+    const std::size_t at = position_[j];
+    members_[at] = members_.back();
+    position_[members_[at]] = at;
+    members_.pop_back();
+    position_[j] = kAbsent;
+  }
+  auto begin() const { return members_.begin(); }
+  auto end() const { return members_.end(); }
+
+ private:
+  static constexpr std::size_t kAbsent = ~std::size_t{0};
+  std::vector<JobIndex> members_;
+  std::vector<std::size_t> position_;
 };
 
 class Engine {
@@ -70,7 +97,9 @@ class Engine {
         network_(config_.cluster, jobs_.size(), config_.rate_unit_Bps),
         events_(jobs_.size() + 1),
         pass_slot_(static_cast<EventSlot>(jobs_.size())),
-        state_(jobs_.size()) {
+        state_(jobs_.size()),
+        running_(jobs_.size()),
+        communicating_(jobs_.size()) {
     checkIds();
     for (JobIndex j = 0; j < jobs_.size(); ++j) {
       if (fitsEmptyCluster(*placement_, config_.cluster, request(j))) {
@@ -188,7 +217,6 @@ class Engine {
 
   void onStart(JobIndex j, double now) {
     JobState& job = state_[j];
-    running_.push_back(j);
     if (phase_level_) {
       job.phase = Phase::Compute;
       job.phase_start_s = now;
@@ -197,6 +225,7 @@ class Engine {
     }
     // §6.1: the job demands bandwidth from now on; its completion is first projected at S = 1,
     // then every training job is updated (the new one included).
+    running_.insert(j);
     job.phase = Phase::Training;
     job.slowdown = 1;
     job.last_change_s = now;
@@ -210,7 +239,7 @@ class Engine {
     if (!phase_level_) bookJobLevel(j, now);
     job.phase = Phase::Finished;
     job.end_s = now;
-    std::erase(running_, j);
+    if (!phase_level_) running_.erase(j);
     cluster_.release(job.allocation, jobs_[j].job.cpus_per_worker);
     network_.removeJob(j);
     if (phase_level_)
@@ -218,6 +247,16 @@ class Engine {
     else
       updateJobLevel(now);
     if (!waiting_.empty()) requestPass(now);
+  }
+
+  /// The contention model's factor for a job, recomputed only when one of its servers changed.
+  double modelSlowdown(JobIndex j) {
+    JobState& job = state_[j];
+    if (job.model_stamp == 0 || network_.changedSince(j, job.model_stamp)) {
+      job.model_slowdown = model_->slowdown(network_, j);
+      job.model_stamp = network_.stamp();
+    }
+    return job.model_slowdown;
   }
 
   // ---- Job-level progress (§6.1): none, fixed, paper ------------------------------------------
@@ -246,7 +285,7 @@ class Engine {
   void updateJobLevel(double now) {
     for (JobIndex j : running_) {
       JobState& job = state_[j];
-      const double slowdown = model_->slowdown(network_, j);
+      const double slowdown = modelSlowdown(j);
       if (slowdown == job.slowdown) continue;
       const double remaining =
           jobs_[j].iterations -
@@ -269,7 +308,8 @@ class Engine {
     job.comm_progress_s = 0;
     job.segment_start_s = now;
     network_.setDemanding(j, true);
-    job.slowdown = model_->slowdown(network_, j);
+    communicating_.insert(j);
+    job.slowdown = modelSlowdown(j);
     events_.schedule(j, now + profile(j).t_net_s * job.slowdown, kIterCommEnd);
     updatePhaseLevel(now);
   }
@@ -279,6 +319,7 @@ class Engine {
     job.comm_s += now - job.phase_start_s;
     ++job.iterations_run;
     network_.setDemanding(j, false);
+    communicating_.erase(j);
     // A job runs max(1, floor(N_iter)) iterations (§6.2, §10.7).
     if (job.iterations_run >= static_cast<std::int64_t>(jobs_[j].iterations)) {
       job.phase = Phase::Finishing;
@@ -296,12 +337,11 @@ class Engine {
   /// as the artifact does: the phase-level dynamics amplify last-bit differences in event times
   /// (one ulp moves the aggregates by ~1e-4), so bit-compatibility needs the same arithmetic.
   void updatePhaseLevel(double now) {
-    for (JobIndex j : running_) {
+    for (JobIndex j : communicating_) {
       JobState& job = state_[j];
-      if (job.phase != Phase::Comm) continue;
       job.comm_progress_s += (now - job.segment_start_s) / job.slowdown;
       job.segment_start_s = now;
-      job.slowdown = model_->slowdown(network_, j);
+      job.slowdown = modelSlowdown(j);
       const double remaining_s = std::max(0.0, profile(j).t_net_s - job.comm_progress_s);
       events_.schedule(j, now + remaining_s * job.slowdown, kIterCommEnd);
     }
@@ -351,7 +391,9 @@ class Engine {
   std::vector<JobIndex> arrival_order_;  // placeable jobs by (submit, id)
   std::size_t next_arrival_ = 0;
   std::vector<JobIndex> waiting_;        // arrived, not yet placed, in queue order
-  std::vector<JobIndex> running_;        // started and not completed
+  // Each job's update is independent of the others', so the order of these sets does not matter.
+  JobSet running_;                       // job level: started and not completed
+  JobSet communicating_;                 // phase level: in a communication phase
   std::vector<std::string> warnings_;
 };
 

@@ -27,8 +27,11 @@ class EventQueue {
 
   /// Adds the slot's event, or moves it if one is pending.
   void schedule(Slot slot, double time_s, std::uint8_t priority) {
+    const bool pending_here = position_[slot] != kAbsent;
+    if (pending_here && events_[slot].time_s == time_s && events_[slot].priority == priority)
+      return;  // unchanged: the common case when a recompute leaves a job's end where it was
     events_[slot] = Event{time_s, priority, slot};
-    if (position_[slot] == kAbsent) {
+    if (!pending_here) {
       position_[slot] = heap_.size();
       heap_.push_back(slot);
     }
