@@ -19,7 +19,8 @@ std::vector<JobResult> readJobsCsv(const std::string& path);
 /// The artifact's 16gpu per-job ground truth (placement, job_ids, models, arrival_times,
 /// wait_times, training_time, jcts) for one placement, or its 32gpu per-policy files (job_id with an
 /// "id" prefix, start_time_seconds, end_time_seconds, training_time, jcts, wait_times,
-/// arrival_times). `placement` selects rows in files that hold several; empty means "the only one".
+/// arrival_times), or a mosim jobs.csv. `placement` selects rows in files that hold several; empty
+/// means "the only one".
 std::vector<JobResult> readGroundTruth(const std::string& path, const std::string& placement);
 
 /// Writes summary.json: jobs, avg_training, avg_jct, median_jct, p99_jct, makespan, avg_wait
