@@ -7,18 +7,27 @@
 
 namespace {
 
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*body)(const std::vector<std::string>&);
+};
+
+// One line per subcommand.
+constexpr Command kCommands[] = {
+    {"run", "replay a job trace on a cluster (no options: the built-in example)",
+     mosim::cli::runCommand},
+    {"compare", "compare a simulation's jobs.csv with ground truth (APE, KS, Wasserstein)",
+     mosim::cli::compareCommand},
+};
+
 void printUsage() {
-  std::puts(
-      "mosim " MOSIM_VERSION " - GPU-cluster simulator with network contention\n"
-      "\n"
-      "usage: mosim <command> [options]\n"
-      "\n"
-      "commands:\n"
-      "  run       replay a job trace on a cluster (no options: the built-in example)\n"
-      "  compare   compare a simulation's jobs.csv with ground truth (APE, KS, Wasserstein)\n"
-      "\n"
-      "`mosim <command> --help` shows a command's options. With no command at all, mosim runs\n"
-      "the built-in example.");
+  std::printf("mosim %s - GPU-cluster simulator with network contention\n\n", MOSIM_VERSION);
+  std::printf("usage: mosim <command> [options]\n\ncommands:\n");
+  for (const auto& command : kCommands) std::printf("  %-13s %s\n", command.name, command.summary);
+  std::printf(
+      "\n`mosim <command> --help` shows a command's options. With no command at all, mosim runs\n"
+      "the built-in example.\n");
 }
 
 }  // namespace
@@ -26,18 +35,18 @@ void printUsage() {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return mosim::cli::guarded("run", mosim::cli::runCommand, {});
-  const std::string command = args.front();
+  const std::string name = args.front();
   args.erase(args.begin());
-  if (command == "run") return mosim::cli::guarded("run", mosim::cli::runCommand, args);
-  if (command == "compare") return mosim::cli::guarded("compare", mosim::cli::compareCommand, args);
-  if (command == "--help" || command == "-h" || command == "help") {
+  for (const auto& command : kCommands)
+    if (name == command.name) return mosim::cli::guarded(command.name, command.body, args);
+  if (name == "--help" || name == "-h" || name == "help") {
     printUsage();
     return 0;
   }
-  if (command == "--version") {
-    std::puts("mosim " MOSIM_VERSION);
+  if (name == "--version") {
+    std::printf("mosim %s\n", MOSIM_VERSION);
     return 0;
   }
-  std::fprintf(stderr, "mosim: unknown command '%s' (try mosim --help)\n", command.c_str());
+  std::fprintf(stderr, "mosim: unknown command '%s' (try mosim --help)\n", name.c_str());
   return 2;
 }
