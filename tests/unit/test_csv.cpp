@@ -6,37 +6,14 @@
 #include <vector>
 
 #include "mosim/csv.hpp"
-#include "mosim/error.hpp"
+#include "test_support.hpp"
 
 using namespace mosim;
+using namespace mosim::test;
 
 namespace {
 
-const std::string kTraces = std::string(MOSIM_TEST_DATA_DIR) + "/traces/";
-
-struct Expected {
-  std::string file;
-  std::size_t line;
-  std::string field;
-  std::string fragment;  // part of the message
-};
-
-// True when `call` throws an InputError with the expected location and message part.
-template <typename Call>
-bool throwsInputError(Call call, const Expected& expected) {
-  try {
-    call();
-  } catch (const InputError& error) {
-    BOOST_TEST_MESSAGE(error.what());
-    BOOST_TEST(error.file() == expected.file);
-    BOOST_TEST(error.line() == expected.line);
-    BOOST_TEST(error.field() == expected.field);
-    BOOST_TEST(std::string(error.what()).find(expected.fragment) != std::string::npos,
-               "message '" << error.what() << "' lacks '" << expected.fragment << "'");
-    return true;
-  }
-  return false;
-}
+const std::string kTraces = kTestData + "/traces/";
 
 }  // namespace
 

@@ -17,15 +17,17 @@
 #include "mosim/error.hpp"
 #include "mosim/metrics.hpp"
 #include "mosim/output.hpp"
+#include "test_support.hpp"
 
 using namespace mosim;
+using namespace mosim::test;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kTruthDir = std::string(MOSIM_TEST_DATA_DIR) + "/truth/";
+const std::string kTruthDir = kTestData + "/truth/";
 const std::string kPerJobResult =
-    std::string(MOSIM_ARTIFACT_DIR) + "/testbed/16gpu/5sched_v4_allreduce_phy_perjobresult.csv";
+    kArtifact + "/testbed/16gpu/5sched_v4_allreduce_phy_perjobresult.csv";
 
 /// A fresh directory for the files a test writes, removed afterwards.
 struct ScratchDir {
@@ -241,10 +243,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(ground_truth)
 
 BOOST_AUTO_TEST_CASE(artifact_16gpu_load_balancing) {
-  if (!fs::exists(kPerJobResult)) {
-    BOOST_TEST_MESSAGE("skipped: no artifact data at " << kPerJobResult);
-    return;
-  }
+  if (!artifactPresent(kPerJobResult)) return;
   const std::vector<JobResult> truth = readGroundTruth(kPerJobResult, "k8s-load-balancing");
   BOOST_TEST_REQUIRE(truth.size() == 30u);
   // Row "k8s-load-balancing,1,bert,822.37,0,212.826,211.4991": start = arrival + wait,
@@ -276,10 +275,7 @@ BOOST_AUTO_TEST_CASE(artifact_16gpu_load_balancing) {
 }
 
 BOOST_AUTO_TEST_CASE(artifact_16gpu_needs_a_placement) {
-  if (!fs::exists(kPerJobResult)) {
-    BOOST_TEST_MESSAGE("skipped: no artifact data at " << kPerJobResult);
-    return;
-  }
+  if (!artifactPresent(kPerJobResult)) return;
   const InputError error = inputErrorOf([&] { readGroundTruth(kPerJobResult, ""); });
   BOOST_TEST(error.field() == "placement");
   const std::string message = error.what();

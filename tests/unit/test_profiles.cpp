@@ -2,20 +2,20 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
-#include <filesystem>
 #include <string>
+#include <vector>
 
-#include "mosim/error.hpp"
 #include "mosim/profile.hpp"
 #include "mosim/trace.hpp"
 #include "mosim/units.hpp"
+#include "test_support.hpp"
 
 using namespace mosim;
+using namespace mosim::test;
 
 namespace {
 
-const std::string kProfiles = std::string(MOSIM_TEST_DATA_DIR) + "/profiles/";
-const std::string kArtifact = MOSIM_ARTIFACT_DIR;
+const std::string kProfiles = kTestData + "/profiles/";
 const std::string kRealIteration =
     kArtifact + "/profiling/itertime_wshark-v100-8gpu-ar-loading-time.csv";
 const std::string kRealNetwork = kArtifact + "/profiling/network_ar_v100_8gpu_network_summary.csv";
@@ -23,35 +23,6 @@ const std::string kAstraIteration =
     kArtifact + "/single_job_simulation/itertime_simulated-ar-v100-8gpu-ar-loading-time.csv";
 const std::string kAstraNetwork =
     kArtifact + "/single_job_simulation/network_chakra_ar_v100_8gpu_network_summary.csv";
-
-struct Expected {
-  std::string file;
-  std::size_t line;
-  std::string field;
-  std::string fragment;  // part of the message
-};
-
-template <typename Call>
-bool throwsInputError(Call call, const Expected& expected) {
-  try {
-    call();
-  } catch (const InputError& error) {
-    BOOST_TEST_MESSAGE(error.what());
-    BOOST_TEST(error.file() == expected.file);
-    BOOST_TEST(error.line() == expected.line);
-    BOOST_TEST(error.field() == expected.field);
-    BOOST_TEST(std::string(error.what()).find(expected.fragment) != std::string::npos,
-               "message '" << error.what() << "' lacks '" << expected.fragment << "'");
-    return true;
-  }
-  return false;
-}
-
-bool artifactPresent() {
-  if (std::filesystem::is_directory(kArtifact)) return true;
-  BOOST_TEST_MESSAGE("skipped: artifact data not found at " << kArtifact);
-  return false;
-}
 
 Job makeJob(JobId id, const std::string& model, int num_gpus, double duration_s,
             std::size_t line) {

@@ -2,50 +2,29 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
-#include <filesystem>
+#include <cstddef>
 #include <limits>
 #include <string>
 
 #include "mosim/error.hpp"
 #include "mosim/job.hpp"
 #include "mosim/trace.hpp"
+#include "test_support.hpp"
 
 using namespace mosim;
+using namespace mosim::test;
 
 namespace {
 
-const std::string kTraces = std::string(MOSIM_TEST_DATA_DIR) + "/traces/";
-const std::string kArtifact = MOSIM_ARTIFACT_DIR;
-
-struct Expected {
-  std::size_t line;
-  std::string field;
-  std::string fragment;  // part of the message
-};
+const std::string kTraces = kTestData + "/traces/";
 
 // True when reading `name` from tests/data/traces with `reader` throws an InputError naming that
 // file with the expected line, field and message part.
 template <typename Reader>
-bool rejects(Reader reader, const std::string& name, const Expected& expected) {
+bool rejects(Reader reader, const std::string& name, std::size_t line, const std::string& field,
+             const std::string& fragment) {
   const std::string path = kTraces + name;
-  try {
-    reader(path);
-  } catch (const InputError& error) {
-    BOOST_TEST_MESSAGE(error.what());
-    BOOST_TEST(error.file() == path);
-    BOOST_TEST(error.line() == expected.line);
-    BOOST_TEST(error.field() == expected.field);
-    BOOST_TEST(std::string(error.what()).find(expected.fragment) != std::string::npos,
-               "message '" << error.what() << "' lacks '" << expected.fragment << "'");
-    return true;
-  }
-  return false;
-}
-
-bool artifactPresent() {
-  if (std::filesystem::is_directory(kArtifact)) return true;
-  BOOST_TEST_MESSAGE("skipped: artifact data not found at " << kArtifact);
-  return false;
+  return throwsInputError([&] { reader(path); }, {path, line, field, fragment});
 }
 
 }  // namespace
@@ -108,36 +87,36 @@ BOOST_AUTO_TEST_CASE(artifact_trace) {
 BOOST_AUTO_TEST_CASE(read_trace_detects_the_format) {
   BOOST_TEST(readTrace(kTraces + "mosim_ok.csv").jobs.size() == 4u);
   BOOST_TEST(readTrace(kTraces + "artifact_ok.csv").jobs.front().model == "inception3");
-  BOOST_TEST(rejects(readTrace, "unknown_format.csv", {1, "", "arrival_time"}));
-  BOOST_TEST(rejects(readTrace, "unknown_format.csv", {1, "", "submit_time"}));
+  BOOST_TEST(rejects(readTrace, "unknown_format.csv", 1, "", "arrival_time"));
+  BOOST_TEST(rejects(readTrace, "unknown_format.csv", 1, "", "submit_time"));
 }
 
 BOOST_AUTO_TEST_CASE(malformed_mosim_traces) {
-  BOOST_TEST(rejects(readMosimTrace, "missing_column.csv", {1, "duration", "missing"}));
-  BOOST_TEST(rejects(readMosimTrace, "not_a_number.csv", {3, "submit_time", "'abc' is not a number"}));
-  BOOST_TEST(rejects(readMosimTrace, "duration_zero.csv", {3, "duration", "positive"}));
-  BOOST_TEST(rejects(readMosimTrace, "duration_negative.csv", {2, "duration", "positive"}));
-  BOOST_TEST(rejects(readMosimTrace, "duration_nan.csv", {2, "duration", "finite"}));
-  BOOST_TEST(rejects(readMosimTrace, "duration_inf.csv", {2, "duration", "finite"}));
-  BOOST_TEST(rejects(readMosimTrace, "submit_negative.csv", {2, "submit_time", "negative"}));
-  BOOST_TEST(rejects(readMosimTrace, "gpus_zero.csv", {3, "num_gpus", "positive"}));
-  BOOST_TEST(rejects(readMosimTrace, "gpus_fractional.csv", {4, "num_gpus", "'1.5' is not a whole number"}));
-  BOOST_TEST(rejects(readMosimTrace, "duplicate_id.csv", {5, "job_id", "duplicate job id 7 (first on line 2)"}));
-  BOOST_TEST(rejects(readMosimTrace, "empty.csv", {0, "", "no data rows"}));
-  BOOST_TEST(rejects(readMosimTrace, "header_only.csv", {0, "", "no data rows"}));
-  BOOST_TEST(rejects(readMosimTrace, "too_many_fields.csv", {3, "", "5 fields"}));
+  BOOST_TEST(rejects(readMosimTrace, "missing_column.csv", 1, "duration", "missing"));
+  BOOST_TEST(rejects(readMosimTrace, "not_a_number.csv", 3, "submit_time", "'abc' is not a number"));
+  BOOST_TEST(rejects(readMosimTrace, "duration_zero.csv", 3, "duration", "positive"));
+  BOOST_TEST(rejects(readMosimTrace, "duration_negative.csv", 2, "duration", "positive"));
+  BOOST_TEST(rejects(readMosimTrace, "duration_nan.csv", 2, "duration", "finite"));
+  BOOST_TEST(rejects(readMosimTrace, "duration_inf.csv", 2, "duration", "finite"));
+  BOOST_TEST(rejects(readMosimTrace, "submit_negative.csv", 2, "submit_time", "negative"));
+  BOOST_TEST(rejects(readMosimTrace, "gpus_zero.csv", 3, "num_gpus", "positive"));
+  BOOST_TEST(rejects(readMosimTrace, "gpus_fractional.csv", 4, "num_gpus", "'1.5' is not a whole number"));
+  BOOST_TEST(rejects(readMosimTrace, "duplicate_id.csv", 5, "job_id", "duplicate job id 7 (first on line 2)"));
+  BOOST_TEST(rejects(readMosimTrace, "empty.csv", 0, "", "no data rows"));
+  BOOST_TEST(rejects(readMosimTrace, "header_only.csv", 0, "", "no data rows"));
+  BOOST_TEST(rejects(readMosimTrace, "too_many_fields.csv", 3, "", "5 fields"));
   // readTrace reports the same errors.
-  BOOST_TEST(rejects(readTrace, "duplicate_id.csv", {5, "job_id", "first on line 2"}));
-  BOOST_TEST(rejects(readTrace, "empty.csv", {0, "", "no data rows"}));
+  BOOST_TEST(rejects(readTrace, "duplicate_id.csv", 5, "job_id", "first on line 2"));
+  BOOST_TEST(rejects(readTrace, "empty.csv", 0, "", "no data rows"));
 }
 
 BOOST_AUTO_TEST_CASE(malformed_artifact_traces) {
   BOOST_TEST(rejects(readArtifactTrace, "artifact_gpu_per_worker.csv",
-                     {3, "gpu_per_worker", "only one GPU per worker is supported"}));
-  BOOST_TEST(rejects(readArtifactTrace, "artifact_ps.csv", {2, "ps", "parameter servers"}));
+                     3, "gpu_per_worker", "only one GPU per worker is supported"));
+  BOOST_TEST(rejects(readArtifactTrace, "artifact_ps.csv", 2, "ps", "parameter servers"));
   // Validation names the artifact's own columns.
-  BOOST_TEST(rejects(readArtifactTrace, "artifact_duration_zero.csv", {3, "duration", "positive"}));
-  BOOST_TEST(rejects(readArtifactTrace, "mosim_ok.csv", {1, "arrival_time", "missing"}));
+  BOOST_TEST(rejects(readArtifactTrace, "artifact_duration_zero.csv", 3, "duration", "positive"));
+  BOOST_TEST(rejects(readArtifactTrace, "mosim_ok.csv", 1, "arrival_time", "missing"));
 }
 
 BOOST_AUTO_TEST_CASE(validate_trace) {
