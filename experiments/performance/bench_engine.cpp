@@ -80,8 +80,10 @@ void BM_Artifact32gpuMosim(benchmark::State& state, const std::string& placement
   runSimulation(state, artifact32gpu(), config);
 }
 
-void BM_Synthetic10k(benchmark::State& state, const std::string& contention) {
+void BM_Synthetic10k(benchmark::State& state, const std::string& contention,
+                     double fast_forward = 0) {
   SimulationConfig config;
+  config.fast_forward_tolerance = fast_forward;
   config.cluster = ClusterSpec::homogeneous(32, 8, 256, 463e6, 16384e6);
   config.placement = "k8s-bin-packing";
   config.contention = contention;
@@ -93,6 +95,7 @@ BENCHMARK_CAPTURE(BM_Artifact32gpuMosim, load_balancing, "k8s-load-balancing")->
 BENCHMARK_CAPTURE(BM_Synthetic10k, none, "none")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Synthetic10k, fixed, "fixed")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Synthetic10k, paper, "paper")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Synthetic10k, mosim_fast, "mosim", 0.01)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_Synthetic10k, mosim, "mosim")->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace

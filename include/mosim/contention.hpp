@@ -27,6 +27,10 @@ class ContentionModel {
   /// jobs that are demanding bandwidth. It may depend only on the state of the job's own servers
   /// (their jobs, demands and capacities): the engine reuses a factor until one of them changes.
   virtual double slowdown(const NetworkState& network, JobIndex job) const = 0;
+  /// Whether the jobs placed on a server can slow each other down there, whatever phases they are
+  /// in. Fast-forward treats jobs as independent across servers where this is false; the default
+  /// says they always can.
+  virtual bool canCongest(const NetworkState& network, ServerIndex s) const;
 };
 
 using ContentionRegistry = Registry<ContentionModel, const ContentionParams&>;

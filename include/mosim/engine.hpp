@@ -23,6 +23,15 @@ struct SimulationConfig {
   /// The unit in which contention arithmetic is done (see NetworkState): the unit of the network
   /// profile, so that rates are used exactly as the file gives them. MB/s by default.
   double rate_unit_Bps = 1e6;
+  /// Phase-level models only. 0 simulates every phase exactly (the reference). A positive value
+  /// enables fast-forward: a group of jobs that share servers, once every member's mean iteration
+  /// time over its last 10 iterations differs by at most this fraction from the 10 before, advances
+  /// at those rates without phase events until something changes on its servers or a member nears
+  /// completion (see fast_forward.cpp).
+  double fast_forward_tolerance = 0;
+  /// For tests: recompute every contention factor at every update instead of only those of jobs
+  /// on servers that changed. Results are identical either way.
+  bool full_recompute = false;
 };
 
 /// Called now and then during a run with (jobs finished, jobs in total).
@@ -31,6 +40,7 @@ using ProgressCallback = std::function<void(std::size_t done, std::size_t total)
 struct SimulationResult {
   std::vector<JobResult> jobs;   ///< one per input job, in job-id order
   std::uint64_t events = 0;      ///< events processed
+  std::uint64_t fast_forwards = 0;  ///< jumps made by fast-forward
   double wall_seconds = 0;
   std::vector<std::string> warnings;  ///< e.g. jobs skipped because they can never fit
 };

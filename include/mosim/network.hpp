@@ -49,6 +49,9 @@ class NetworkState {
   double nicDemand_ru(ServerIndex s) const { return servers_[s].nic_demand_ru; }
   /// Σ I_k,s over the demanding jobs on s.
   double intraDemand_ru(ServerIndex s) const { return servers_[s].intra_demand_ru; }
+  /// Σ D_k,s and Σ I_k,s over every job placed on s, demanding or not: the most it can carry.
+  double nicPlacedDemand_ru(ServerIndex s) const { return servers_[s].nic_placed_ru; }
+  double intraPlacedDemand_ru(ServerIndex s) const { return servers_[s].intra_placed_ru; }
   /// Σ I_k,s / IC: how loaded the server's intra-server links are (1 = saturated).
   double intraLoad(ServerIndex s) const { return servers_[s].intra_load; }
 
@@ -60,6 +63,9 @@ class NetworkState {
   /// job's servers changed after a stamp taken earlier.
   std::uint64_t stamp() const { return stamp_; }
   bool changedSince(JobIndex job, std::uint64_t stamp) const;
+  /// Moves the servers that changed since the last call, each once, into `servers` (whose
+  /// previous contents are dropped and whose memory is reused).
+  void takeChangedServers(std::vector<ServerIndex>& servers);
 
  private:
   /// A job's demand on one server, kept beside `jobs` so that sums need no lookup.
@@ -74,15 +80,20 @@ class NetworkState {
     std::vector<Demand> demands;   // demands[i] belongs to jobs[i]
     double nic_demand_ru = 0;
     double intra_demand_ru = 0;
+    double nic_placed_ru = 0;
+    double intra_placed_ru = 0;
     double nic_share = 1;   // C / total when the NIC is oversubscribed, else 1 (Eq. 8)
     double intra_load = 0;  // intra_demand / intra_capacity
     std::uint64_t changed_at = 0;  // stamp of the last change
   };
-  void recomputeDemand(Server& server);
-  void markChanged(Server& server) { server.changed_at = ++stamp_; }
+  void recomputeDemand(ServerIndex s);
+  void recomputePlacedDemand(ServerIndex s);
+  void markChanged(ServerIndex s);
 
   double rate_unit_Bps_;
   std::uint64_t stamp_ = 0;
+  std::uint64_t taken_at_ = 0;              // stamp when changed_ was last taken
+  std::vector<ServerIndex> changed_;
   std::vector<Server> servers_;
   std::vector<std::vector<ServerShare>> shares_;
   std::vector<char> demanding_;

@@ -33,6 +33,7 @@ struct RunOptions {
               min_bandwidth = "10 MB/s";
   std::string placement = "k8s-load-balancing", queue = "fifo", contention = "mosim";
   double fixed_ratio = 0.10;
+  double fast_forward = 0;
   std::string out = "mosim-out";
   bool quiet = false;
 };
@@ -56,6 +57,7 @@ po::options_description describeOptions(RunOptions& o) {
       ("contention", po::value(&o.contention)->default_value(o.contention), "contention model (`help` lists them)")
       ("fixed-ratio", po::value(&o.fixed_ratio)->default_value(o.fixed_ratio, "0.10"), "penalty of the `fixed` model on network time")
       ("min-bandwidth", po::value(&o.min_bandwidth)->default_value(o.min_bandwidth), "MIN_BW, the floor of a job's NIC allocation (Eq. 9)")
+      ("fast-forward", po::value(&o.fast_forward)->default_value(0, "off"), "phase-level models: jump over steady stretches when iteration times agree within this fraction (e.g. 0.01); off simulates every phase")
       ("out", po::value(&o.out)->default_value(o.out), "output folder for jobs.csv and summary.json")
       ("quiet,q", po::bool_switch(&o.quiet), "no table, no progress");
   return d;
@@ -161,6 +163,9 @@ int runCommand(const std::vector<std::string>& args) {
   config.contention_params.fixed_ratio = o.fixed_ratio;
   config.contention_params.min_bandwidth_Bps = bandwidthOption("min-bandwidth", o.min_bandwidth);
   config.rate_unit_Bps = networkUnit_Bps(o);
+  if (!std::isfinite(o.fast_forward) || o.fast_forward < 0)
+    throw std::invalid_argument(fmt::format("--fast-forward must be a fraction >= 0, not {}", o.fast_forward));
+  config.fast_forward_tolerance = o.fast_forward;
 
   const Trace trace = o.trace.empty() ? builtinExampleTrace() : readTrace(o.trace);
   const auto profiles = profileSource(o, nic_Bps);

@@ -14,6 +14,8 @@ std::unique_ptr<ContentionModel> makeContentionModel(const std::string& name,
   }
 }
 
+bool ContentionModel::canCongest(const NetworkState&, ServerIndex) const { return true; }
+
 double nicSlowdown(const NetworkState& network, JobIndex job, double min_bandwidth_Bps) {
   const double min_bandwidth_ru = network.toRateUnits(min_bandwidth_Bps);
   double slowdown = 1;

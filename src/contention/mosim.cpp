@@ -22,6 +22,12 @@ class MosimContention final : public ContentionModel {
     return slowdown;
   }
 
+  // Below both capacities even if every placed job communicated at once, nobody slows anybody.
+  bool canCongest(const NetworkState& network, ServerIndex s) const override {
+    return network.nicPlacedDemand_ru(s) > network.nicCapacity_ru(s) ||
+           network.intraPlacedDemand_ru(s) > network.intraCapacity_ru(s);
+  }
+
  private:
   double min_bandwidth_Bps_;
 };

@@ -47,7 +47,8 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
     Server& server = servers_[share.server];
     server.jobs.push_back(job);
     server.demands.push_back({share.nic_demand_ru, share.intra_demand_ru});
-    markChanged(server);
+    recomputePlacedDemand(share.server);
+    markChanged(share.server);
   }
   demanding_[job] = 0;
 }
@@ -60,8 +61,9 @@ void NetworkState::removeJob(JobIndex job) {
     const auto at = std::find(server.jobs.begin(), server.jobs.end(), job) - server.jobs.begin();
     server.jobs.erase(server.jobs.begin() + at);  // keeps the placement order
     server.demands.erase(server.demands.begin() + at);
-    markChanged(server);
-    if (was_demanding) recomputeDemand(server);
+    recomputePlacedDemand(share.server);
+    markChanged(share.server);
+    if (was_demanding) recomputeDemand(share.server);
   }
   shares_[job].clear();
 }
@@ -69,12 +71,13 @@ void NetworkState::removeJob(JobIndex job) {
 void NetworkState::setDemanding(JobIndex job, bool demanding) {
   if ((demanding_[job] != 0) == demanding) return;
   demanding_[job] = demanding ? 1 : 0;
-  for (const auto& share : shares_[job]) recomputeDemand(servers_[share.server]);
+  for (const auto& share : shares_[job]) recomputeDemand(share.server);
 }
 
 // Recomputed from scratch, summing in placement order as the artifact does, so the totals never
 // depend on the history of additions and removals.
-void NetworkState::recomputeDemand(Server& server) {
+void NetworkState::recomputeDemand(ServerIndex s) {
+  Server& server = servers_[s];
   double nic = 0, intra = 0;
   for (std::size_t i = 0; i < server.jobs.size(); ++i) {
     if (!demanding_[server.jobs[i]]) continue;
@@ -87,7 +90,28 @@ void NetworkState::recomputeDemand(Server& server) {
   // Formed once per change rather than once per job: the same divisions give the same bits.
   server.nic_share = nic > server.nic_capacity_ru ? server.nic_capacity_ru / nic : 1;
   server.intra_load = intra / server.intra_capacity_ru;
-  markChanged(server);
+  markChanged(s);
+}
+
+void NetworkState::recomputePlacedDemand(ServerIndex s) {
+  Server& server = servers_[s];
+  server.nic_placed_ru = 0;
+  server.intra_placed_ru = 0;
+  for (const Demand& demand : server.demands) {
+    server.nic_placed_ru += demand.nic_ru;
+    server.intra_placed_ru += demand.intra_ru;
+  }
+}
+
+void NetworkState::markChanged(ServerIndex s) {
+  if (servers_[s].changed_at <= taken_at_) changed_.push_back(s);
+  servers_[s].changed_at = ++stamp_;
+}
+
+void NetworkState::takeChangedServers(std::vector<ServerIndex>& servers) {
+  taken_at_ = stamp_;
+  servers.clear();
+  servers.swap(changed_);
 }
 
 bool NetworkState::changedSince(JobIndex job, std::uint64_t stamp) const {

@@ -1,0 +1,195 @@
+// Internal to the engine: its state and the Engine class, whose members are defined in
+//   engine.cpp        the event loop, the queue, placement, start and completion, results
+//   job_level.cpp     progress of job-level models (none, fixed, paper; mosim-reference.md §6.1)
+//   phase_level.cpp   progress of phase-level models (mosim; §6.2)
+//   fast_forward.cpp  the optional fast-forward of steady groups of phase-level jobs
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/event_queue.hpp"
+#include "mosim/engine.hpp"
+#include "mosim/placement.hpp"
+#include "mosim/queue.hpp"
+
+namespace mosim::detail {
+
+/// Event priorities at equal time: lower goes first (the artifact's order).
+enum Priority : std::uint8_t {
+  kComplete = 0,
+  kIterCommEnd = 1,
+  kIterCompEnd = 2,
+  kStart = 3,
+  kSchedulePass = 4,  // the artifact's Arrive: the queue is looked at after everything else
+  kSteadyEnd = 5,     // fast-forward: a steady group goes back to phase-by-phase simulation
+};
+
+enum class Phase : std::uint8_t {
+  Queued,
+  Loading,    // placed, holding its GPUs, not yet training
+  Training,   // job-level models: progress is booked between starts and completions
+  Compute,    // phase-level models: in an iteration's compute phase
+  Comm,       //                     in an iteration's communication phase
+  Steady,     //                     fast-forwarded at a measured iteration time
+  Finishing,  //                     last iteration done; Complete follows at the same instant
+  Finished,
+  Unplaceable,
+};
+
+/// A group member's position, as the group's leader records it at each of its iteration starts.
+struct MemberSnapshot {
+  Phase phase;
+  double into_iteration_s;  // time since the member's current iteration began
+  double comm_progress_s;
+  std::int64_t iterations_run;
+};
+
+/// The snapshots a group leader keeps to find its group's period (fast_forward.cpp).
+struct PeriodTracker {
+  std::vector<JobIndex> members;
+  std::vector<double> times_s;
+  std::vector<std::vector<MemberSnapshot>> snapshots;  // snapshots[i] taken at times_s[i]
+};
+
+struct JobState {
+  Phase phase = Phase::Queued;
+  Allocation allocation;
+  double start_s = NAN;  // placement time
+  double end_s = NAN;
+  double compute_s = 0;
+  double comm_s = 0;
+  double slowdown = 1;  // S_J in force since the last change
+  // The model's latest answer for this job and the network stamp it was computed at.
+  double model_slowdown = 1;
+  std::uint64_t model_stamp = 0;
+  std::uint64_t visited_in_update = 0;  // dedupes a job reached through several servers
+
+  // Job-level progress (§6.1): fractional iterations, booked whenever the slowdown changes.
+  double iterations_done = 0;
+  double last_change_s = 0;
+
+  // Phase-level progress (§6.2): whole iterations; the communication phase advances in
+  // "uncontended seconds", segment by segment of constant slowdown.
+  std::int64_t iterations_run = 0;
+  double iteration_start_s = 0;
+  double phase_start_s = 0;
+  double comm_progress_s = 0;
+  double segment_start_s = 0;
+
+  // Fast-forward (fast_forward.cpp).
+  bool group_fresh = true;       // its group changed since it last looked at it
+  std::uint32_t steady_group = 0;
+  double steady_iteration_s = 0;  // while steady: the job's mean iteration time
+  std::unique_ptr<PeriodTracker> tracker;  // while it leads a group that is looking for a period
+};
+
+/// Jobs in no particular order, with constant-time insertion and removal.
+class JobSet {
+ public:
+  explicit JobSet(std::size_t jobs) : position_(jobs, kAbsent) {}
+  void insert(JobIndex j) {
+    position_[j] = members_.size();
+    members_.push_back(j);
+  }
+  void erase(JobIndex j) {
+    const std::size_t at = position_[j];
+    members_[at] = members_.back();
+    position_[members_[at]] = at;
+    members_.pop_back();
+    position_[j] = kAbsent;
+  }
+  bool contains(JobIndex j) const { return position_[j] != kAbsent; }
+  auto begin() const { return members_.begin(); }
+  auto end() const { return members_.end(); }
+
+ private:
+  static constexpr std::size_t kAbsent = ~std::size_t{0};
+  std::vector<JobIndex> members_;
+  std::vector<std::size_t> position_;
+};
+
+class Engine {
+ public:
+  Engine(const std::vector<ProfiledJob>& jobs, const SimulationConfig& config);
+  SimulationResult run(const ProgressCallback& progress);
+
+ private:
+  // engine.cpp
+  PlacementRequest request(JobIndex j) const;
+  const Profile& profile(JobIndex j) const { return jobs_[j].profile; }
+  void requestPass(double time_s);
+  void onSchedulePass(double now);
+  bool tryStart(JobIndex j, double now);
+  void onStart(JobIndex j, double now);
+  void onComplete(JobIndex j, double now);
+  double modelSlowdown(JobIndex j);
+  /// Jobs on the servers that changed since the last update, each once.
+  const std::vector<JobIndex>& jobsOnChangedServers();
+  JobResult resultOf(JobIndex j) const;
+
+  // job_level.cpp
+  double iterationTime(JobIndex j, double slowdown) const;
+  void startJobLevel(JobIndex j, double now);
+  void bookJobLevel(JobIndex j, double now);
+  void reconsiderJobLevel(JobIndex j, double now);
+  void updateJobLevel(double now);
+
+  // phase_level.cpp
+  void startPhaseLevel(JobIndex j, double now);
+  void onIterCompEnd(JobIndex j, double now);
+  void onIterCommEnd(JobIndex j, double now);
+  void enterComm(JobIndex j, double now, double comm_start_s, double progress_s, double slowdown);
+  void closeSegment(JobIndex j, double now);
+  void updatePhaseLevel(double now);
+
+  // fast_forward.cpp
+  bool fastForward() const { return phase_level_ && config_.fast_forward_tolerance > 0; }
+  void noteIterationBoundary(JobIndex j, double now);
+  void touchServers(const Allocation& servers, double now);
+  bool inert(JobIndex j) const;
+  std::vector<JobIndex> groupOf(const std::vector<JobIndex>& seeds);
+  bool groupCanJump(const std::vector<JobIndex>& members) const;
+  std::vector<MemberSnapshot> snapshot(const std::vector<JobIndex>& members, double now) const;
+  bool samePosition(const std::vector<MemberSnapshot>& a, const std::vector<MemberSnapshot>& b,
+                    const std::vector<JobIndex>& members) const;
+  void lookForPeriod(JobIndex leader, double now);
+  void goSteady(const std::vector<JobIndex>& members, const std::vector<double>& iteration_s);
+  void resumeGroup(std::uint32_t group, double now);
+
+  const std::vector<ProfiledJob> jobs_;  // sorted by id: JobIndex is the position here
+  const SimulationConfig& config_;
+  std::unique_ptr<PlacementPolicy> placement_;
+  std::unique_ptr<QueuePolicy> queue_;
+  std::unique_ptr<ContentionModel> model_;
+  const bool phase_level_;
+
+  ClusterState cluster_;
+  NetworkState network_;
+  EventQueue events_;
+  const EventQueue::Slot pass_slot_;  // one slot past the jobs
+  std::vector<JobState> state_;
+
+  std::vector<JobIndex> arrival_order_;  // placeable jobs by (submit, id)
+  std::size_t next_arrival_ = 0;
+  std::vector<JobIndex> waiting_;        // arrived, not yet placed, in queue order
+  // Each job's update is independent of the others', so the order of these sets does not matter.
+  JobSet running_;                       // job level: started and not completed
+  JobSet communicating_;                 // phase level: in a communication phase
+  std::vector<std::string> warnings_;
+
+  // Scratch for updates: changed servers and the jobs on them.
+  std::uint64_t update_count_ = 0;
+  std::vector<ServerIndex> changed_servers_;
+  std::vector<JobIndex> touched_jobs_;
+  std::vector<std::uint64_t> server_visited_in_update_;
+
+  // Fast-forward: members of each steady group (ids of finished groups are reused).
+  std::vector<std::vector<JobIndex>> steady_groups_;
+  std::vector<std::uint32_t> free_groups_;
+  std::uint64_t fast_forwards_ = 0;
+};
+
+}  // namespace mosim::detail

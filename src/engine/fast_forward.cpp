@@ -1,0 +1,245 @@
+// Fast-forward for phase-level models (SimulationConfig::fast_forward_tolerance > 0).
+//
+// Jobs interact only through the servers they share, and only where the contention model says the
+// jobs placed there can congest each other (ContentionModel::canCongest); a job with neither
+// network time nor network demand interacts with nobody. The running jobs therefore fall into
+// independent groups: the connected components of that job–server graph. Between the events that
+// change a group (a placement, start or completion on one of its servers):
+//   - a job alone in its group has a fixed iteration time, T_comp + T_net * S, known exactly;
+//   - a larger group's compute and communication phases settle into a periodic pattern. Its
+//     leader (the member with the lowest index) records every member's position at each of its own
+//     iteration starts; when the group's position has recurred twice with the same period, within
+//     the tolerance (a fraction of each member's solo iteration time), each member's iteration time
+//     is known as period / iterations per period.
+// The group then leaves phase-by-phase simulation and runs at those iteration times, with no
+// events, until a placement, start or completion touches one of its servers, or a member comes
+// within kCompletionMargin iterations of its end (its last iterations and its release are then
+// simulated phase by phase). On resuming, each member gets the whole iterations it made, and is put
+// back in the phase it would be in: mid-compute, or mid-communication with the progress its mean
+// slowdown gives. A group that never settles (quasi-periodic patterns) is simply simulated exactly.
+// The error comes only from resuming mid-period; it is measured against the exact mode in
+// tests/unit/test_fast_forward.cpp and experiments/performance.
+#include <algorithm>
+#include <cmath>
+
+#include "engine/engine_impl.hpp"
+
+namespace mosim::detail {
+namespace {
+
+constexpr std::int64_t kCompletionMargin = 3;  // iterations simulated exactly before an end
+constexpr std::size_t kMaxGroupForPeriods = 32;  // larger groups are simulated exactly
+constexpr std::size_t kSnapshotsKept = 64;       // how many leader iterations a period may span
+
+}  // namespace
+
+/// A job whose iteration time cannot change (no network time) and that demands no bandwidth
+/// neither slows nor is slowed by anybody.
+bool Engine::inert(JobIndex j) const {
+  return profile(j).t_net_s == 0 && profile(j).net_rate_Bps == 0;
+}
+
+/// The jobs that can interact with the seeds, seeds included: connected to them through servers
+/// where the contention model says jobs can congest each other. Inert jobs join no group.
+std::vector<JobIndex> Engine::groupOf(const std::vector<JobIndex>& seeds) {
+  const std::uint64_t visit = ++update_count_;
+  std::vector<JobIndex> members;
+  for (JobIndex j : seeds) {
+    if (state_[j].visited_in_update == visit) continue;
+    state_[j].visited_in_update = visit;
+    members.push_back(j);
+  }
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    if (inert(members[i])) continue;
+    for (const auto& share : network_.shares(members[i])) {
+      if (server_visited_in_update_[share.server] == visit) continue;
+      server_visited_in_update_[share.server] = visit;
+      if (!model_->canCongest(network_, share.server)) continue;
+      for (JobIndex k : network_.jobsOn(share.server)) {
+        if (state_[k].visited_in_update == visit || inert(k)) continue;
+        state_[k].visited_in_update = visit;
+        members.push_back(k);
+      }
+    }
+  }
+  return members;
+}
+
+/// Something changes on these servers: every group there resumes phase-by-phase simulation (if it
+/// was steady) and looks at itself afresh.
+void Engine::touchServers(const Allocation& servers, double now) {
+  std::vector<JobIndex> seeds;
+  for (ServerIndex s : servers)
+    for (JobIndex k : network_.jobsOn(s)) seeds.push_back(k);
+  for (JobIndex k : groupOf(seeds)) {
+    JobState& job = state_[k];
+    if (job.phase == Phase::Steady) resumeGroup(job.steady_group, now);
+    job.group_fresh = true;
+    job.tracker.reset();
+  }
+}
+
+/// At the start of each of a job's iterations.
+void Engine::noteIterationBoundary(JobIndex j, double now) {
+  JobState& job = state_[j];
+  if (job.group_fresh) {
+    job.group_fresh = false;
+    const auto members = groupOf({j});
+    if (members.size() == 1) {
+      if (!groupCanJump(members)) return;
+      // Alone, its factor cannot change until its servers do: the iteration time is exact.
+      network_.setDemanding(j, true);
+      const double slowdown = model_->slowdown(network_, j);
+      network_.setDemanding(j, false);
+      goSteady(members, {profile(j).t_comp_s + profile(j).t_net_s * slowdown});
+      return;
+    }
+    if (members.size() <= kMaxGroupForPeriods && j == *std::min_element(members.begin(), members.end())) {
+      job.tracker = std::make_unique<PeriodTracker>();
+      job.tracker->members = members;
+    }
+  }
+  if (job.tracker) lookForPeriod(j, now);
+}
+
+/// A group can jump when every member trains phase by phase and is far enough from its end.
+bool Engine::groupCanJump(const std::vector<JobIndex>& members) const {
+  for (JobIndex k : members) {
+    const JobState& job = state_[k];
+    if (job.phase != Phase::Compute && job.phase != Phase::Comm) return false;
+    const std::int64_t remaining =
+        static_cast<std::int64_t>(jobs_[k].iterations) - job.iterations_run;
+    if (remaining <= 2 * kCompletionMargin) return false;
+  }
+  return true;
+}
+
+std::vector<MemberSnapshot> Engine::snapshot(const std::vector<JobIndex>& members,
+                                             double now) const {
+  std::vector<MemberSnapshot> positions;
+  positions.reserve(members.size());
+  for (JobIndex k : members) {
+    const JobState& job = state_[k];
+    positions.push_back(MemberSnapshot{job.phase, now - job.iteration_start_s,
+                                       job.phase == Phase::Comm ? job.comm_progress_s : 0,
+                                       job.iterations_run});
+  }
+  return positions;
+}
+
+/// Whether two snapshots show the group in the same position, each member within the tolerance
+/// of its solo iteration time.
+bool Engine::samePosition(const std::vector<MemberSnapshot>& a, const std::vector<MemberSnapshot>& b,
+                          const std::vector<JobIndex>& members) const {
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const Profile& p = profile(members[i]);
+    const double tolerance_s = config_.fast_forward_tolerance * (p.t_comp_s + p.t_net_s);
+    if (a[i].phase != b[i].phase || a[i].iterations_run == b[i].iterations_run ||
+        std::abs(a[i].into_iteration_s - b[i].into_iteration_s) > tolerance_s ||
+        std::abs(a[i].comm_progress_s - b[i].comm_progress_s) > tolerance_s)
+      return false;
+  }
+  return true;
+}
+
+/// The leader records the group's position; a position seen one period ago and two periods ago,
+/// with the same iterations per period, makes the group jump.
+void Engine::lookForPeriod(JobIndex leader, double now) {
+  PeriodTracker& tracker = *state_[leader].tracker;
+  if (!groupCanJump(tracker.members)) return;
+  auto current = snapshot(tracker.members, now);
+  const std::size_t n = tracker.snapshots.size();
+  for (std::size_t lag = 1; 2 * lag <= n; ++lag) {
+    const auto& one_ago = tracker.snapshots[n - lag];
+    const auto& two_ago = tracker.snapshots[n - 2 * lag];
+    if (!samePosition(current, one_ago, tracker.members) ||
+        !samePosition(one_ago, two_ago, tracker.members))
+      continue;
+    bool same_counts = true;
+    for (std::size_t i = 0; i < current.size(); ++i)
+      same_counts &= current[i].iterations_run - one_ago[i].iterations_run ==
+                     one_ago[i].iterations_run - two_ago[i].iterations_run;
+    if (!same_counts) continue;
+    const double period_s = now - tracker.times_s[n - lag];
+    std::vector<double> iteration_s;
+    for (std::size_t i = 0; i < current.size(); ++i)
+      iteration_s.push_back(period_s /
+                            static_cast<double>(current[i].iterations_run - one_ago[i].iterations_run));
+    const auto members = tracker.members;  // goSteady drops the leader's tracker
+    goSteady(members, iteration_s);
+    return;
+  }
+  if (n == kSnapshotsKept) {
+    tracker.snapshots.erase(tracker.snapshots.begin());
+    tracker.times_s.erase(tracker.times_s.begin());
+  }
+  tracker.snapshots.push_back(std::move(current));
+  tracker.times_s.push_back(now);
+}
+
+/// The group leaves phase-by-phase simulation: from the start of its current iteration each member
+/// runs whole iterations of the given length, until a member nears its end.
+void Engine::goSteady(const std::vector<JobIndex>& members, const std::vector<double>& iteration_s) {
+  std::uint32_t group = 0;
+  if (free_groups_.empty()) {
+    group = static_cast<std::uint32_t>(steady_groups_.size());
+    steady_groups_.emplace_back();
+  } else {
+    group = free_groups_.back();
+    free_groups_.pop_back();
+  }
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const JobIndex k = members[i];
+    JobState& job = state_[k];
+    if (job.phase == Phase::Comm) {
+      communicating_.erase(k);
+      network_.setDemanding(k, false);
+    }
+    job.phase = Phase::Steady;
+    job.steady_group = group;
+    job.steady_iteration_s = iteration_s[i];
+    job.tracker.reset();
+    const std::int64_t remaining =
+        static_cast<std::int64_t>(jobs_[k].iterations) - job.iterations_run;
+    events_.schedule(k,
+                     job.iteration_start_s +
+                         static_cast<double>(remaining - kCompletionMargin) * job.steady_iteration_s,
+                     kSteadyEnd);
+  }
+  steady_groups_[group] = members;
+  ++fast_forwards_;
+}
+
+/// Puts a steady group back to phase-by-phase simulation at `now`.
+void Engine::resumeGroup(std::uint32_t group, double now) {
+  for (JobIndex k : steady_groups_[group]) {
+    JobState& job = state_[k];
+    const Profile& p = profile(k);
+    const double iteration_s = job.steady_iteration_s;
+    const auto whole =
+        static_cast<std::int64_t>(std::floor((now - job.iteration_start_s) / iteration_s));
+    job.iterations_run += whole;
+    job.compute_s += static_cast<double>(whole) * p.t_comp_s;
+    job.comm_s += static_cast<double>(whole) * (iteration_s - p.t_comp_s);
+    job.iteration_start_s += static_cast<double>(whole) * iteration_s;
+    job.group_fresh = true;
+    const double comm_start_s = job.iteration_start_s + p.t_comp_s;
+    if (now < comm_start_s || p.t_net_s <= 0) {
+      job.phase = Phase::Compute;
+      job.phase_start_s = job.iteration_start_s;
+      events_.schedule(k, comm_start_s, kIterCompEnd);
+    } else {
+      // Mid-communication: the progress its mean slowdown gives; the model then takes over.
+      const double mean_slowdown = std::max(1.0, (iteration_s - p.t_comp_s) / p.t_net_s);
+      const double progress_s =
+          std::clamp((now - comm_start_s) / mean_slowdown, 0.0, p.t_net_s);
+      network_.setDemanding(k, true);
+      enterComm(k, now, comm_start_s, progress_s, mean_slowdown);
+    }
+  }
+  steady_groups_[group].clear();
+  free_groups_.push_back(group);
+  updatePhaseLevel(now);
+}
+
+}  // namespace mosim::detail

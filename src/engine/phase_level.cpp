@@ -1,0 +1,99 @@
+// Progress under phase-level models (mosim; mosim-reference.md §6.2): every iteration is a compute
+// phase followed by a communication phase, each ending in its own event. Communication advances in
+// "uncontended seconds": over a segment of constant slowdown S, progress grows by duration / S.
+#include <algorithm>
+
+#include "engine/engine_impl.hpp"
+
+namespace mosim::detail {
+
+void Engine::startPhaseLevel(JobIndex j, double now) {
+  JobState& job = state_[j];
+  job.phase = Phase::Compute;
+  job.phase_start_s = now;
+  job.iteration_start_s = now;
+  events_.schedule(j, now + profile(j).t_comp_s, kIterCompEnd);
+  if (fastForward()) {
+    touchServers(job.allocation, now);
+    noteIterationBoundary(j, now);
+  }
+}
+
+/// Enters (or, after a fast-forward, resumes) a communication phase that began at comm_start_s,
+/// with progress_s uncontended seconds already done, at the given slowdown.
+void Engine::enterComm(JobIndex j, double now, double comm_start_s, double progress_s,
+                       double slowdown) {
+  JobState& job = state_[j];
+  job.phase = Phase::Comm;
+  job.phase_start_s = comm_start_s;
+  job.comm_progress_s = progress_s;
+  job.segment_start_s = now;
+  job.slowdown = slowdown;
+  communicating_.insert(j);
+  events_.schedule(j, now + (profile(j).t_net_s - progress_s) * slowdown, kIterCommEnd);
+}
+
+void Engine::onIterCompEnd(JobIndex j, double now) {
+  JobState& job = state_[j];
+  job.compute_s += now - job.phase_start_s;
+  network_.setDemanding(j, true);
+  enterComm(j, now, now, 0, modelSlowdown(j));
+  updatePhaseLevel(now);
+}
+
+void Engine::onIterCommEnd(JobIndex j, double now) {
+  JobState& job = state_[j];
+  job.comm_s += now - job.phase_start_s;
+  ++job.iterations_run;
+  network_.setDemanding(j, false);
+  communicating_.erase(j);
+  // A job runs max(1, floor(N_iter)) iterations (§6.2, §10.7).
+  if (job.iterations_run >= static_cast<std::int64_t>(jobs_[j].iterations)) {
+    job.phase = Phase::Finishing;
+    events_.schedule(j, now, kComplete);  // releases and updates everyone next
+    return;
+  }
+  job.phase = Phase::Compute;
+  job.phase_start_s = now;
+  job.iteration_start_s = now;
+  events_.schedule(j, now + profile(j).t_comp_s, kIterCompEnd);
+  updatePhaseLevel(now);
+  if (fastForward()) noteIterationBoundary(j, now);
+}
+
+/// Closes the job's segment at the slowdown in force and reschedules the rest of its
+/// communication at the model's current factor.
+void Engine::closeSegment(JobIndex j, double now) {
+  JobState& job = state_[j];
+  job.comm_progress_s += (now - job.segment_start_s) / job.slowdown;
+  job.segment_start_s = now;
+  job.slowdown = modelSlowdown(j);
+  const double remaining_s = std::max(0.0, profile(j).t_net_s - job.comm_progress_s);
+  events_.schedule(j, now + remaining_s * job.slowdown, kIterCommEnd);
+}
+
+void Engine::updatePhaseLevel(double now) {
+  if (!fastForward()) {
+    // The reference closes every communicating job's segment at every update, even when its
+    // factor is unchanged. The dynamics amplify last-bit differences in event times (one ulp
+    // moves the aggregates by ~1e-4), so bit-compatibility needs this same arithmetic; the
+    // factors themselves come from the cache.
+    network_.takeChangedServers(changed_servers_);
+    for (JobIndex j : communicating_) closeSegment(j, now);
+    return;
+  }
+  // Fast-forward gives up bit-compatibility anyway: only jobs whose factor changed are touched.
+  const auto reconsider = [&](JobIndex j) {
+    if (state_[j].phase == Phase::Comm && modelSlowdown(j) != state_[j].slowdown)
+      closeSegment(j, now);
+  };
+  if (config_.full_recompute) {
+    network_.takeChangedServers(changed_servers_);
+    touched_jobs_.assign(communicating_.begin(), communicating_.end());
+    for (JobIndex j : touched_jobs_) reconsider(j);
+  } else {
+    for (JobIndex j : jobsOnChangedServers()) reconsider(j);
+  }
+}
+
+}  // namespace mosim::detail
