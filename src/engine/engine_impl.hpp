@@ -45,13 +45,16 @@ struct MemberSnapshot {
   double into_iteration_s;  // time since the member's current iteration began
   double comm_progress_s;
   std::int64_t iterations_run;
+  double iteration_start_s;  // when the member's current iteration began
 };
 
-/// The snapshots a group leader keeps to find its group's period (fast_forward.cpp).
+/// What a group leader keeps to find its group's steady pattern (fast_forward.cpp): recent
+/// snapshots, for an exact period, and the starts of two long windows, for mean iteration times.
 struct PeriodTracker {
   std::vector<JobIndex> members;
   std::vector<double> times_s;
   std::vector<std::vector<MemberSnapshot>> snapshots;  // snapshots[i] taken at times_s[i]
+  std::vector<MemberSnapshot> window_start, window_middle;
 };
 
 struct JobState {
@@ -156,6 +159,8 @@ class Engine {
   bool samePosition(const std::vector<MemberSnapshot>& a, const std::vector<MemberSnapshot>& b,
                     const std::vector<JobIndex>& members) const;
   void lookForPeriod(JobIndex leader, double now);
+  bool longWindowsAgree(PeriodTracker& tracker, const std::vector<MemberSnapshot>& current,
+                        std::vector<double>& iteration_s);
   void goSteady(const std::vector<JobIndex>& members, const std::vector<double>& iteration_s);
   void resumeGroup(std::uint32_t group, double now);
 

@@ -6,11 +6,14 @@
 // independent groups: the connected components of that job–server graph. Between the events that
 // change a group (a placement, start or completion on one of its servers):
 //   - a job alone in its group has a fixed iteration time, T_comp + T_net * S, known exactly;
-//   - a larger group's compute and communication phases settle into a periodic pattern. Its
+//   - a larger group's compute and communication phases often lock into a periodic pattern. Its
 //     leader (the member with the lowest index) records every member's position at each of its own
 //     iteration starts; when the group's position has recurred twice with the same period, within
 //     the tolerance (a fraction of each member's solo iteration time), each member's iteration time
-//     is known as period / iterations per period.
+//     is known as period / iterations per period;
+//   - a group that does not lock is measured over two long windows (kLongWindow iterations of its
+//     slowest member, whole iterations of each member): when every member's mean iteration time
+//     agrees between them within the tolerance, it is used.
 // The group then leaves phase-by-phase simulation and runs at those iteration times, with no
 // events, until a placement, start or completion touches one of its servers, or a member comes
 // within kCompletionMargin iterations of its end (its last iterations and its release are then
@@ -30,6 +33,7 @@ namespace {
 constexpr std::int64_t kCompletionMargin = 3;  // iterations simulated exactly before an end
 constexpr std::size_t kMaxGroupForPeriods = 32;  // larger groups are simulated exactly
 constexpr std::size_t kSnapshotsKept = 64;       // how many leader iterations a period may span
+constexpr std::int64_t kLongWindow = 25;         // iterations of every member in a long window
 
 }  // namespace
 
@@ -122,7 +126,7 @@ std::vector<MemberSnapshot> Engine::snapshot(const std::vector<JobIndex>& member
     const JobState& job = state_[k];
     positions.push_back(MemberSnapshot{job.phase, now - job.iteration_start_s,
                                        job.phase == Phase::Comm ? job.comm_progress_s : 0,
-                                       job.iterations_run});
+                                       job.iterations_run, job.iteration_start_s});
   }
   return positions;
 }
@@ -169,12 +173,56 @@ void Engine::lookForPeriod(JobIndex leader, double now) {
     goSteady(members, iteration_s);
     return;
   }
+  std::vector<double> iteration_s;
+  if (longWindowsAgree(tracker, current, iteration_s)) {
+    const auto members = tracker.members;
+    goSteady(members, iteration_s);
+    return;
+  }
   if (n == kSnapshotsKept) {
     tracker.snapshots.erase(tracker.snapshots.begin());
     tracker.times_s.erase(tracker.times_s.begin());
   }
   tracker.snapshots.push_back(std::move(current));
   tracker.times_s.push_back(now);
+}
+
+/// Long windows, for groups whose pattern does not repeat exactly: each member's mean over whole
+/// iterations in the window [start, middle] against [middle, now], once every member has run
+/// kLongWindow iterations in the second one.
+bool Engine::longWindowsAgree(PeriodTracker& tracker, const std::vector<MemberSnapshot>& current,
+                              std::vector<double>& iteration_s) {
+  if (tracker.window_start.empty()) {
+    tracker.window_start = current;
+    return false;
+  }
+  const auto ran = [](const MemberSnapshot& from, const MemberSnapshot& to) {
+    return to.iterations_run - from.iterations_run;
+  };
+  const auto mean = [&](const MemberSnapshot& from, const MemberSnapshot& to) {
+    return (to.iteration_start_s - from.iteration_start_s) / static_cast<double>(ran(from, to));
+  };
+  const auto& since = tracker.window_middle.empty() ? tracker.window_start : tracker.window_middle;
+  for (std::size_t i = 0; i < current.size(); ++i)
+    if (ran(since[i], current[i]) < kLongWindow) return false;
+  if (tracker.window_middle.empty()) {
+    tracker.window_middle = current;
+    return false;
+  }
+  bool agree = true;
+  for (std::size_t i = 0; i < current.size() && agree; ++i) {
+    const double first = mean(tracker.window_start[i], tracker.window_middle[i]);
+    const double second = mean(tracker.window_middle[i], current[i]);
+    agree = std::abs(first - second) <= config_.fast_forward_tolerance * second;
+  }
+  if (agree) {
+    for (std::size_t i = 0; i < current.size(); ++i)
+      iteration_s.push_back(mean(tracker.window_start[i], current[i]));
+    return true;
+  }
+  tracker.window_start = std::move(tracker.window_middle);
+  tracker.window_middle = current;
+  return false;
 }
 
 /// The group leaves phase-by-phase simulation: from the start of its current iteration each member

@@ -23,6 +23,7 @@ void Engine::startJobLevel(JobIndex j, double now) {
   network_.setDemanding(j, true);
   events_.schedule(j, now + jobs_[j].iterations * iterationTime(j, 1), kComplete);
   updateJobLevel(now);
+  reconsiderJobLevel(j, now);  // its own S = 1 was provisional, even if no total changed
 }
 
 /// Books the time since the last change at the slowdown then in force: iterations done, and the
