@@ -18,10 +18,13 @@ struct Profile {
   double loading_s = 0;     ///< start-up once per job, before the first iteration
 };
 
-/// What a profile is asked for. Placement and GPU type join here when characterization needs them.
+/// What a profile is asked for. Sources that do not model GPU types or placement (profile tables)
+/// ignore the optional fields.
 struct ProfileQuery {
   std::string model;
   int num_gpus = 0;
+  std::string gpu_type{};  ///< optional: empty means the source's default GPU type
+  int servers = 0;         ///< optional: servers the job spans; 0 means the source's default
 };
 
 /// Anything that answers profile queries: a table read from files, or a characterizer.
