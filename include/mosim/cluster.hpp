@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mosim {
@@ -14,7 +15,7 @@ struct ServerSpec {
   int cpus = 256;
   double nic_Bps = 0;    ///< NIC bandwidth C of this server
   double intra_Bps = 0;  ///< intra-server (NVLink/PCIe) bandwidth IC
-  std::string gpu_type;  ///< informational until heterogeneous clusters land
+  std::string gpu_type;  ///< a knownGpuTypes() name; empty = untyped, taken only by untyped jobs
 };
 
 struct ClusterSpec {
@@ -23,10 +24,29 @@ struct ClusterSpec {
   static ClusterSpec homogeneous(int servers, int gpus_per_server, int cpus_per_server,
                                  double nic_Bps, double intra_Bps);
   int totalGpus() const;
+  /// True when some server has this GPU type; an empty type (any) is always available.
+  bool hasGpuType(std::string_view gpu_type) const;
 };
 
 /// One server index per worker, in the order the placement policy chose them.
 using Allocation = std::vector<ServerIndex>;
+
+/// The GPU type of each worker of an allocation, in worker order. The hook for characterization:
+/// a job on mixed GPUs runs at the pace of its slowest GPU, so a profile query that knows these
+/// types can answer for the slowest of them (see README "Workloads and clusters").
+std::vector<std::string> allocationGpuTypes(const ClusterSpec& spec, const Allocation& allocation);
+
+/// The GPU types mosim knows: the names of characterization's built-in GPU catalog
+/// (gpu_catalog.hpp: V100-SXM2-16GB, V100-PCIe-16GB, A100-SXM4-40GB, A100-SXM4-80GB,
+/// A100-PCIe-80GB, H100-SXM).
+const std::vector<std::string>& knownGpuTypes();
+/// The catalog's spelling of a known GPU type, matched without regard to case.
+/// Throws std::invalid_argument naming the known types otherwise.
+std::string canonicalGpuType(std::string_view name);
+
+/// "4 x 8 GPUs" for a homogeneous cluster without GPU types (as `mosim run` always printed);
+/// otherwise runs of identical servers: "2 x 8 V100-SXM2-16GB + 4 x 4 H100-SXM (32 GPUs)".
+std::string describeCluster(const ClusterSpec& spec);
 
 /// Free GPUs and CPUs per server: what placement policies read and the engine changes.
 class ClusterState {

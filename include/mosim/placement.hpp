@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "mosim/cluster.hpp"
 #include "mosim/registry.hpp"
@@ -14,6 +15,9 @@ namespace mosim {
 struct PlacementRequest {
   int workers = 0;          ///< one GPU each
   int cpus_per_worker = 0;
+  /// Only servers of this GPU type may take workers; empty = any server (the artifact's rule, bit
+  /// for bit). Points into the job, which outlives the request.
+  std::string_view gpu_type = {};
 };
 
 class PlacementPolicy {

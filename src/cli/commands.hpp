@@ -8,6 +8,7 @@ namespace mosim::cli {
 
 int runCommand(const std::vector<std::string>& args);
 int compareCommand(const std::vector<std::string>& args);
+int traceCommand(const std::vector<std::string>& args);
 int characterizeCommand(const std::vector<std::string>& args);
 
 /// Runs a subcommand and turns errors into a one-line message and an exit status: 2 for bad input

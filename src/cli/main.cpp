@@ -19,6 +19,7 @@ constexpr Command kCommands[] = {
      mosim::cli::runCommand},
     {"compare", "compare a simulation's jobs.csv with ground truth (APE, KS, Wasserstein)",
      mosim::cli::compareCommand},
+    {"trace", "generate, resample or convert job traces (mosim trace --help)", mosim::cli::traceCommand},
     {"characterize", "GPU-free profiles (T_comp, T_net, C_j) for a model, GPU and placement", mosim::cli::characterizeCommand},
 };
 

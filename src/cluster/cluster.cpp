@@ -19,6 +19,19 @@ int ClusterSpec::totalGpus() const {
   return total;
 }
 
+bool ClusterSpec::hasGpuType(std::string_view gpu_type) const {
+  if (gpu_type.empty()) return true;
+  return std::any_of(servers.begin(), servers.end(),
+                     [&](const ServerSpec& server) { return server.gpu_type == gpu_type; });
+}
+
+std::vector<std::string> allocationGpuTypes(const ClusterSpec& spec, const Allocation& allocation) {
+  std::vector<std::string> types;
+  types.reserve(allocation.size());
+  for (ServerIndex s : allocation) types.push_back(spec.servers.at(s).gpu_type);
+  return types;
+}
+
 ClusterState::ClusterState(const ClusterSpec& spec) : spec_(&spec) {
   for (const auto& server : spec.servers) {
     free_gpus_.push_back(server.gpus);

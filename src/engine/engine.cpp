@@ -96,7 +96,8 @@ SimulationResult Engine::run(const ProgressCallback& progress) {
 }
 
 PlacementRequest Engine::request(JobIndex j) const {
-  return PlacementRequest{jobs_[j].job.num_gpus, jobs_[j].job.cpus_per_worker};
+  const Job& job = jobs_[j].job;
+  return PlacementRequest{job.num_gpus, job.cpus_per_worker, job.gpu_type};
 }
 
 // ---- Queue (§5.1) -----------------------------------------------------------------------------

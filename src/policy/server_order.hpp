@@ -9,10 +9,24 @@
 
 namespace mosim::detail {
 
-/// The artifact checks the whole cluster first: enough free GPUs and CPUs in total.
+/// True when the server's GPUs are of the requested type (any server when none is requested).
+inline bool serverMatches(const ClusterState& cluster, ServerIndex s, const PlacementRequest& r) {
+  return r.gpu_type.empty() || cluster.spec().servers[s].gpu_type == r.gpu_type;
+}
+
+/// The artifact checks the whole cluster first: enough free GPUs and CPUs in total. A job that
+/// asks for a GPU type counts only the servers of that type.
 inline bool clusterHasRoom(const ClusterState& cluster, const PlacementRequest& request) {
-  return cluster.totalFreeGpus() >= request.workers &&
-         cluster.totalFreeCpus() >= request.workers * request.cpus_per_worker;
+  if (request.gpu_type.empty())
+    return cluster.totalFreeGpus() >= request.workers &&
+           cluster.totalFreeCpus() >= request.workers * request.cpus_per_worker;
+  int free_gpus = 0, free_cpus = 0;
+  for (ServerIndex s = 0; s < cluster.servers(); ++s) {
+    if (!serverMatches(cluster, s, request)) continue;
+    free_gpus += cluster.freeGpus(s);
+    free_cpus += cluster.freeCpus(s);
+  }
+  return free_gpus >= request.workers && free_cpus >= request.workers * request.cpus_per_worker;
 }
 
 enum class Order { MostFreeFirst, LeastFreeFirst };
@@ -28,8 +42,10 @@ inline std::vector<ServerIndex> serversByFreeGpus(const ClusterState& cluster, O
   return servers;
 }
 
-/// How many workers fit on a server, limited by its free GPUs and CPUs.
+/// How many workers fit on a server, limited by its free GPUs and CPUs; none on a server of
+/// another GPU type than the job asks for.
 inline int workersThatFit(const ClusterState& cluster, ServerIndex s, const PlacementRequest& r) {
+  if (!serverMatches(cluster, s, r)) return 0;
   const int by_cpus = r.cpus_per_worker > 0 ? cluster.freeCpus(s) / r.cpus_per_worker
                                             : cluster.freeGpus(s);
   return std::min(cluster.freeGpus(s), by_cpus);

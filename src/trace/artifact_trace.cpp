@@ -46,8 +46,4 @@ Trace artifactTraceFromTable(const CsvTable& table) {
 
 }  // namespace detail
 
-Trace readArtifactTrace(const std::string& path) {
-  return detail::artifactTraceFromTable(CsvTable::read(path));
-}
-
 }  // namespace mosim

@@ -1,5 +1,8 @@
 #include "mosim/trace.hpp"
 
+#include <stdexcept>
+
+#include "mosim/cluster.hpp"
 #include "mosim/csv.hpp"
 #include "trace/trace_readers.hpp"
 
@@ -13,6 +16,8 @@ Trace mosimTraceFromTable(const CsvTable& table) {
   const std::size_t num_gpus = table.require("num_gpus");
   const std::size_t duration = table.require("duration");
   const auto model = table.find("model");
+  const auto gpu_type = table.find("gpu_type");
+  const auto name = table.find("name");
 
   Trace trace;
   trace.path = table.path();
@@ -25,6 +30,14 @@ Trace mosimTraceFromTable(const CsvTable& table) {
     job.duration_s = row.number(duration);
     job.cpus_per_worker = 0;
     job.source_line = row.line();
+    if (name) job.name = std::string(row.text(*name));
+    if (gpu_type && !row.text(*gpu_type).empty()) {
+      try {
+        job.gpu_type = canonicalGpuType(row.text(*gpu_type));
+      } catch (const std::invalid_argument& error) {
+        row.fail(*gpu_type, error.what());
+      }
+    }
     trace.jobs.push_back(std::move(job));
   }
   validateTrace(trace, kMosimTraceFields);
@@ -32,9 +45,5 @@ Trace mosimTraceFromTable(const CsvTable& table) {
 }
 
 }  // namespace detail
-
-Trace readMosimTrace(const std::string& path) {
-  return detail::mosimTraceFromTable(CsvTable::read(path));
-}
 
 }  // namespace mosim
