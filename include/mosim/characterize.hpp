@@ -152,6 +152,10 @@ class CharacterizedProfiles final : public ProfileSource {
 /// latencies plus the fitted per-step software cost (calibration.hpp), with the given NIC.
 NetworkSpec testbedNetwork(double nic_Bps);
 
+/// A communication stack by name: "testbed" (testbedNetwork) or "nccl" (bare NCCL over the given
+/// NIC). Throws std::invalid_argument for any other name.
+NetworkSpec networkStack(const std::string& name, double nic_Bps);
+
 /// Writes a profile table for `models` x `worker_counts` x `gpus` into `folder`: mosim's format
 /// (profiles.csv, plus a gpu column when more than one GPU type), and per GPU type the artifact's
 /// iteration-time CSV and network-summary CSV ("Sum of Max TX+RX (MB/s)" in decimal MB/s).

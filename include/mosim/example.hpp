@@ -18,7 +18,8 @@ Trace builtinExampleTrace();
 ///   T_net   = 2(N-1)/N x 4 bytes x parameters / NIC bandwidth (ring all-reduce across servers)
 ///   C_j     = the rate whose per-server demand (Eq. 7) is exactly the NIC bandwidth
 ///   loading = 15 s + 4 bytes x parameters / 50 MB/s
-/// A stand-in until GPU-free characterization lands; not calibrated against the artifact's tables.
+/// Not calibrated: every split job saturates the NIC, which makes it a useful stress case for the
+/// contention models (`--profile estimate`). Realistic profiles come from characterize.hpp.
 std::unique_ptr<ProfileSource> estimatedProfiles(double nic_Bps);
 
 }  // namespace mosim

@@ -42,8 +42,12 @@ struct Scenario {
   double min_bandwidth_Bps = 10e6;
   double fast_forward = 0;
 
-  // Profiles: mosim's table, the artifact's two files, or (neither) the built-in estimate.
-  std::string profile, iteration_profile, network_profile, network_units;
+  // Profiles: "auto" characterizes each job without a GPU (the default), "estimate" is the crude
+  // size-based estimate of example.hpp, anything else is a table in mosim's format; or the
+  // artifact's two files.
+  std::string profile = "auto";
+  std::string stack = "testbed";  ///< characterization: the artifact's testbed stack, or nccl
+  std::string iteration_profile, network_profile, network_units;
 
   /// Options given explicitly (set through setOption), as opposed to defaults.
   std::set<std::string> given;

@@ -84,6 +84,14 @@ NetworkSpec testbedNetwork(double nic_Bps) {
   return network;
 }
 
+NetworkSpec networkStack(const std::string& name, double nic_Bps) {
+  if (name == "testbed") return testbedNetwork(nic_Bps);
+  if (name != "nccl") throw std::invalid_argument("unknown stack '" + name + "' (known: testbed, nccl)");
+  NetworkSpec network;
+  network.nic_Bps = nic_Bps;
+  return network;
+}
+
 // --- Model pool -------------------------------------------------------------------------------
 
 ModelPool ModelPool::builtin() {

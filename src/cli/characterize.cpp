@@ -75,11 +75,11 @@ double astraUnit_s(const std::string& unit) {
 }
 
 NetworkSpec networkFor(const CharacterizeOptions& o, double nic_Bps) {
-  if (o.stack == "testbed") return testbedNetwork(nic_Bps);
-  if (o.stack != "nccl") throw std::invalid_argument(fmt::format("--stack must be testbed or nccl, not '{}'", o.stack));
-  NetworkSpec network;
-  network.nic_Bps = nic_Bps;
-  return network;
+  try {
+    return networkStack(o.stack, nic_Bps);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("--stack: {}", e.what()));
+  }
 }
 
 void printList(const ModelPool& pool, const GpuCatalog& gpus) {

@@ -47,7 +47,7 @@ std::vector<ProfiledJob> attachProfiles(const Trace& trace, const ProfileSource&
     const std::string what =
         fmt::format("model '{}' on {} GPU{} in {}", job.model, job.num_gpus,
                     job.num_gpus == 1 ? "" : "s", profiles.describe());
-    const std::optional<Profile> profile = profiles.profile({job.model, job.num_gpus});
+    const std::optional<Profile> profile = profiles.profile({job.model, job.num_gpus, job.gpu_type});
     if (!profile) fail("no profile for " + what);
     // A NaN rate marks a profile row whose network row is missing (readArtifactProfiles).
     if (std::isnan(profile->net_rate_Bps)) fail("no network profile for " + what);

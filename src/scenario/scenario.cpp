@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "mosim/characterize.hpp"
 #include "mosim/cluster_config.hpp"
 #include "mosim/error.hpp"
 #include "mosim/example.hpp"
@@ -152,7 +153,9 @@ std::vector<ScenarioOption> buildOptions() {
       option("fast-forward", "0", "phase-level models: jump over steady stretches when iteration times agree within this fraction (e.g. 0.01); 0 simulates every phase",
              [](Scenario& s, const std::string& v) { s.fast_forward = nonNegative(v); }),
       // Profiles.
-      option("profile", "", "profiles in mosim's format (model,num_gpus,t_comp_s,t_net_s,net_rate_Bps[,loading_s])", text(&Scenario::profile)),
+      option("profile", d.profile, "auto: characterize every job without a GPU (see mosim characterize); estimate: a crude estimate from model sizes; or a profile table in mosim's format (model,num_gpus,t_comp_s,t_net_s,net_rate_Bps[,loading_s])", text(&Scenario::profile)),
+      option("stack", d.stack, "with --profile auto, the communication stack: testbed (the artifact's Kubernetes pods over TCP, fitted) or nccl (bare NCCL)",
+             [](Scenario& s, const std::string& v) { s.stack = oneOf(v, {"testbed", "nccl"}); }),
       option("iteration-profile", "", "the artifact's iteration-time CSV", text(&Scenario::iteration_profile)),
       option("network-profile", "", "the artifact's network-summary CSV", text(&Scenario::network_profile)),
       option("network-units", "", "unit of the network-summary rates: MiB/s (real-GPU file) or MB/s (ASTRA-sim file)",
@@ -226,9 +229,8 @@ double slowestNic_Bps(const ClusterSpec& spec) {
 
 std::unique_ptr<ProfileSource> profileSource(const Scenario& s, const ClusterSpec& cluster) {
   const bool artifact = !s.iteration_profile.empty() || !s.network_profile.empty();
-  if (!s.profile.empty() && artifact)
+  if (s.given.count("profile") && artifact)
     throw std::invalid_argument("give either --profile or the artifact's two profile files, not both");
-  if (!s.profile.empty()) return std::make_unique<ProfileTable>(readMosimProfiles(s.profile));
   if (artifact) {
     if (s.iteration_profile.empty() || s.network_profile.empty())
       throw std::invalid_argument("the artifact's profiles need both --iteration-profile and --network-profile");
@@ -238,7 +240,19 @@ std::unique_ptr<ProfileSource> profileSource(const Scenario& s, const ClusterSpe
     return std::make_unique<ProfileTable>(
         readArtifactProfiles(s.iteration_profile, s.network_profile, rateUnit(s)));
   }
-  return estimatedProfiles(slowestNic_Bps(cluster));
+  if (s.profile == "estimate") return estimatedProfiles(slowestNic_Bps(cluster));
+  if (s.profile != "auto") return std::make_unique<ProfileTable>(readMosimProfiles(s.profile));
+  // Jobs are characterized for their own GPU type; untyped jobs for the cluster's first typed one.
+  CharacterizedProfiles::Config config;
+  for (const ServerSpec& server : cluster.servers)
+    if (!server.gpu_type.empty()) {
+      config.gpu = server.gpu_type;
+      break;
+    }
+  config.nic_Bps = slowestNic_Bps(cluster);
+  config.gpus_per_server = cluster.servers.front().gpus;
+  config.network = networkStack(s.stack, config.nic_Bps);
+  return std::make_unique<CharacterizedProfiles>(std::move(config));
 }
 
 }  // namespace
