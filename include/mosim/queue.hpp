@@ -1,6 +1,7 @@
 // Queue disciplines: which waiting jobs a scheduling pass tries to start, in queue order.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -20,7 +21,7 @@ class QueuePolicy {
   /// Offers waiting jobs (queue order: submit time, then job id) to `try_start` and returns the
   /// jobs that started. The engine follows a pass that started a job with another pass at the
   /// same instant, as a separate event, so each start is seen by the events that follow it.
-  virtual std::vector<JobIndex> pass(const std::vector<JobIndex>& waiting,
+  virtual std::vector<JobIndex> pass(const std::deque<JobIndex>& waiting,
                                      const TryStart& try_start) const = 0;
 };
 

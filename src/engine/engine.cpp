@@ -4,6 +4,8 @@
 // phase_level.cpp.
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -41,8 +43,13 @@ Engine::Engine(const std::vector<ProfiledJob>& jobs, const SimulationConfig& con
       running_(jobs_.size()),
       communicating_(jobs_.size()),
       server_visited_in_update_(config_.cluster.servers.size(), 0) {
+  // Whether a job can ever fit depends only on its request; traces repeat a few requests.
+  std::map<std::tuple<int, int, std::string>, bool> fits;
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
-    if (fitsEmptyCluster(*placement_, config_.cluster, request(j))) {
+    const PlacementRequest r = request(j);
+    const auto [it, inserted] = fits.try_emplace(std::tuple{r.workers, r.cpus_per_worker, std::string(r.gpu_type)}, false);
+    if (inserted) it->second = fitsEmptyCluster(*placement_, config_.cluster, r);
+    if (it->second) {
       arrival_order_.push_back(j);
     } else {
       state_[j].phase = Phase::Unplaceable;
@@ -118,7 +125,14 @@ void Engine::onSchedulePass(double now) {
 
   const auto started = queue_->pass(waiting_, [&](JobIndex j) { return tryStart(j, now); });
   if (!started.empty()) {
-    std::erase_if(waiting_, [&](JobIndex j) { return state_[j].phase != Phase::Queued; });
+    // FIFO starts only the head: popping it is enough, without a scan of a long queue.
+    std::size_t removed = 0;
+    while (!waiting_.empty() && state_[waiting_.front()].phase != Phase::Queued) {
+      waiting_.pop_front();
+      ++removed;
+    }
+    if (removed < started.size())
+      std::erase_if(waiting_, [&](JobIndex j) { return state_[j].phase != Phase::Queued; });
     if (!waiting_.empty()) requestPass(now);
   }
   if (next_arrival_ < arrival_order_.size())

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -179,7 +180,7 @@ class Engine {
 
   std::vector<JobIndex> arrival_order_;  // placeable jobs by (submit, id)
   std::size_t next_arrival_ = 0;
-  std::vector<JobIndex> waiting_;        // arrived, not yet placed, in queue order
+  std::deque<JobIndex> waiting_;         // arrived, not yet placed, in queue order
   // Each job's update is independent of the others', so the order of these sets does not matter.
   JobSet running_;                       // job level: started and not completed
   JobSet communicating_;                 // phase level: in a communication phase

@@ -8,7 +8,7 @@ namespace {
 
 class Backfill final : public QueuePolicy {
  public:
-  std::vector<JobIndex> pass(const std::vector<JobIndex>& waiting,
+  std::vector<JobIndex> pass(const std::deque<JobIndex>& waiting,
                              const TryStart& try_start) const override {
     std::vector<JobIndex> started;
     for (JobIndex job : waiting)

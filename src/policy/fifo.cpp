@@ -9,7 +9,7 @@ namespace {
 
 class Fifo final : public QueuePolicy {
  public:
-  std::vector<JobIndex> pass(const std::vector<JobIndex>& waiting,
+  std::vector<JobIndex> pass(const std::deque<JobIndex>& waiting,
                              const TryStart& try_start) const override {
     if (!waiting.empty() && try_start(waiting.front())) return {waiting.front()};
     return {};

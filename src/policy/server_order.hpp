@@ -2,7 +2,6 @@
 #pragma once
 
 #include <algorithm>
-#include <numeric>
 #include <vector>
 
 #include "mosim/placement.hpp"
@@ -31,14 +30,20 @@ inline bool clusterHasRoom(const ClusterState& cluster, const PlacementRequest& 
 
 enum class Order { MostFreeFirst, LeastFreeFirst };
 
-/// Server indices sorted by free GPUs; the sort is stable, so ties go to the lower index.
+/// Server indices sorted by free GPUs; the sort is stable, so ties go to the lower index. A
+/// counting sort: free GPU counts are small integers, and this runs at every placement attempt.
 inline std::vector<ServerIndex> serversByFreeGpus(const ClusterState& cluster, Order order) {
+  int most = 0;
+  for (ServerIndex s = 0; s < cluster.servers(); ++s) most = std::max(most, cluster.freeGpus(s));
+  const auto key = [&](ServerIndex s) {
+    return static_cast<std::size_t>(order == Order::LeastFreeFirst ? cluster.freeGpus(s)
+                                                                    : most - cluster.freeGpus(s));
+  };
+  std::vector<std::size_t> next(static_cast<std::size_t>(most) + 2, 0);
+  for (ServerIndex s = 0; s < cluster.servers(); ++s) ++next[key(s) + 1];
+  for (std::size_t k = 1; k < next.size(); ++k) next[k] += next[k - 1];
   std::vector<ServerIndex> servers(cluster.servers());
-  std::iota(servers.begin(), servers.end(), ServerIndex{0});
-  std::stable_sort(servers.begin(), servers.end(), [&](ServerIndex a, ServerIndex b) {
-    return order == Order::MostFreeFirst ? cluster.freeGpus(a) > cluster.freeGpus(b)
-                                         : cluster.freeGpus(a) < cluster.freeGpus(b);
-  });
+  for (ServerIndex s = 0; s < cluster.servers(); ++s) servers[next[key(s)]++] = s;
   return servers;
 }
 
