@@ -36,16 +36,19 @@ class NetworkState {
   /// A placed job (loading, not yet demanding); its shares follow the allocation's server order.
   void addJob(JobIndex job, const Allocation& allocation, double net_rate_Bps);
   void removeJob(JobIndex job);
-  void setDemanding(JobIndex job, bool demanding);
+  void setDemanding(JobIndex job, bool demanding) { setDemandWeight(job, demanding ? 1.0 : 0.0); }
+  /// A job that demands a fraction of its rates on average (fast-forward's steady jobs, which
+  /// communicate that fraction of the time); 1 is demanding, 0 is not.
+  void setDemandWeight(JobIndex job, double weight);
 
-  bool demanding(JobIndex job) const { return demanding_[job]; }
+  bool demanding(JobIndex job) const { return demand_weight_[job] > 0; }
   const std::vector<ServerShare>& shares(JobIndex job) const { return shares_[job]; }
   /// Placed jobs on a server (loading or training), in placement order.
   const std::vector<JobIndex>& jobsOn(ServerIndex s) const { return servers_[s].jobs; }
 
   double nicCapacity_ru(ServerIndex s) const { return servers_[s].nic_capacity_ru; }
   double intraCapacity_ru(ServerIndex s) const { return servers_[s].intra_capacity_ru; }
-  /// Σ D_k,s over the demanding jobs on s.
+  /// Σ D_k,s over the demanding jobs on s (each times its weight).
   double nicDemand_ru(ServerIndex s) const { return servers_[s].nic_demand_ru; }
   /// Σ I_k,s over the demanding jobs on s.
   double intraDemand_ru(ServerIndex s) const { return servers_[s].intra_demand_ru; }
@@ -96,7 +99,7 @@ class NetworkState {
   std::vector<ServerIndex> changed_;
   std::vector<Server> servers_;
   std::vector<std::vector<ServerShare>> shares_;
-  std::vector<char> demanding_;
+  std::vector<double> demand_weight_;
 };
 
 }  // namespace mosim

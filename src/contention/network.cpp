@@ -18,7 +18,7 @@ double ringNicDemand(int workers_here, int workers, double net_rate) {
 }  // namespace
 
 NetworkState::NetworkState(const ClusterSpec& spec, std::size_t jobs, double rate_unit_Bps)
-    : rate_unit_Bps_(rate_unit_Bps), shares_(jobs), demanding_(jobs, 0) {
+    : rate_unit_Bps_(rate_unit_Bps), shares_(jobs), demand_weight_(jobs, 0) {
   for (const auto& server : spec.servers) {
     Server state;
     state.nic_capacity_ru = toRateUnits(server.nic_Bps);
@@ -50,12 +50,12 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
     recomputePlacedDemand(share.server);
     markChanged(share.server);
   }
-  demanding_[job] = 0;
+  demand_weight_[job] = 0;
 }
 
 void NetworkState::removeJob(JobIndex job) {
-  const bool was_demanding = demanding_[job] != 0;
-  demanding_[job] = 0;
+  const bool was_demanding = demand_weight_[job] != 0;
+  demand_weight_[job] = 0;
   for (const auto& share : shares_[job]) {
     Server& server = servers_[share.server];
     const auto at = std::find(server.jobs.begin(), server.jobs.end(), job) - server.jobs.begin();
@@ -68,9 +68,9 @@ void NetworkState::removeJob(JobIndex job) {
   shares_[job].clear();
 }
 
-void NetworkState::setDemanding(JobIndex job, bool demanding) {
-  if ((demanding_[job] != 0) == demanding) return;
-  demanding_[job] = demanding ? 1 : 0;
+void NetworkState::setDemandWeight(JobIndex job, double weight) {
+  if (demand_weight_[job] == weight) return;
+  demand_weight_[job] = weight;
   for (const auto& share : shares_[job]) recomputeDemand(share.server);
 }
 
@@ -80,9 +80,10 @@ void NetworkState::recomputeDemand(ServerIndex s) {
   Server& server = servers_[s];
   double nic = 0, intra = 0;
   for (std::size_t i = 0; i < server.jobs.size(); ++i) {
-    if (!demanding_[server.jobs[i]]) continue;
-    nic += server.demands[i].nic_ru;
-    intra += server.demands[i].intra_ru;
+    const double weight = demand_weight_[server.jobs[i]];
+    if (weight == 0) continue;
+    nic += server.demands[i].nic_ru * weight;  // x * 1.0 is x: the exact model's sums are unchanged
+    intra += server.demands[i].intra_ru * weight;
   }
   if (nic == server.nic_demand_ru && intra == server.intra_demand_ru) return;
   server.nic_demand_ru = nic;

@@ -81,7 +81,7 @@ SimulationResult Engine::run(const ProgressCallback& progress) {
       case kStart: onStart(j, now); break;
       case kIterCompEnd: onIterCompEnd(j, now); break;
       case kIterCommEnd: onIterCommEnd(j, now); break;
-      case kSteadyEnd: resumeGroup(state_[j].steady_group, now); break;
+      case kSteadyEnd: resume(j, now); break;
       case kComplete:
         onComplete(j, now);
         if (progress) progress(++finished, arrival_order_.size());

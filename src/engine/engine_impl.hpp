@@ -85,6 +85,11 @@ struct JobState {
 
   // Fast-forward (fast_forward.cpp).
   bool group_fresh = true;       // its group changed since it last looked at it
+  bool local = false;            // in a large group: measured and jumped on its own
+  std::uint64_t touched = 0;     // stamp of the last touch of its servers
+  std::int64_t window_start_iterations = 0;  // local mode: the current measurement window
+  double window_start_s = 0;
+  double window_mean_s = NAN;    // local mode: mean iteration time over the previous window
   std::uint32_t steady_group = 0;
   double steady_iteration_s = 0;  // while steady: the job's mean iteration time
   std::unique_ptr<PeriodTracker> tracker;  // while it leads a group that is looking for a period
@@ -160,10 +165,14 @@ class Engine {
   bool samePosition(const std::vector<MemberSnapshot>& a, const std::vector<MemberSnapshot>& b,
                     const std::vector<JobIndex>& members) const;
   void lookForPeriod(JobIndex leader, double now);
+  void lookForLocalSteadiness(JobIndex j, double now);
+  void restartWindow(JobIndex j);
+  void resumeMember(JobIndex k, double now);
+  void resume(JobIndex k, double now);
   bool longWindowsAgree(PeriodTracker& tracker, const std::vector<MemberSnapshot>& current,
                         std::vector<double>& iteration_s);
   void goSteady(const std::vector<JobIndex>& members, const std::vector<double>& iteration_s);
-  void resumeGroup(std::uint32_t group, double now);
+
 
   const std::vector<ProfiledJob> jobs_;  // sorted by id: JobIndex is the position here
   const SimulationConfig& config_;
@@ -196,6 +205,7 @@ class Engine {
   std::vector<std::vector<JobIndex>> steady_groups_;
   std::vector<std::uint32_t> free_groups_;
   std::uint64_t fast_forwards_ = 0;
+  std::uint64_t touch_count_ = 0;
 };
 
 }  // namespace mosim::detail
