@@ -144,7 +144,7 @@ void Engine::onSchedulePass(double now) {
 bool Engine::tryStart(JobIndex j, double now) {
   auto allocation = placement_->place(cluster_, request(j));
   if (!allocation) return false;
-  if (fastForward()) touchServers(*allocation, now);
+  if (fastForward()) touchServers(*allocation, now, /*local_servers=*/{});
   cluster_.allocate(*allocation, jobs_[j].job.cpus_per_worker);
   network_.addJob(j, *allocation, profile(j).net_rate_Bps);
   JobState& job = state_[j];
@@ -173,9 +173,10 @@ void Engine::onComplete(JobIndex j, double now) {
   job.phase = Phase::Finished;
   job.end_s = now;
   cluster_.release(job.allocation, jobs_[j].job.cpus_per_worker);
+  const Allocation congested = fastForward() ? congestibleServers(job.allocation) : Allocation{};
   network_.removeJob(j);
   if (phase_level_) {
-    if (fastForward()) touchServers(job.allocation, now);
+    if (fastForward()) touchServers(job.allocation, now, congested);
     updatePhaseLevel(now);
   } else {
     updateJobLevel(now);

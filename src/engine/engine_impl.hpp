@@ -157,9 +157,11 @@ class Engine {
   // fast_forward.cpp
   bool fastForward() const { return phase_level_ && config_.fast_forward_tolerance > 0; }
   void noteIterationBoundary(JobIndex j, double now);
-  void touchServers(const Allocation& servers, double now);
+  void touchServers(const Allocation& servers, double now, const Allocation& local_servers);
+  Allocation congestibleServers(const Allocation& servers) const;
   bool inert(JobIndex j) const;
-  std::vector<JobIndex> groupOf(const std::vector<JobIndex>& seeds);
+  std::vector<JobIndex> groupOf(const std::vector<JobIndex>& seeds,
+                                std::size_t limit = ~std::size_t{0});
   bool groupCanJump(const std::vector<JobIndex>& members) const;
   std::vector<MemberSnapshot> snapshot(const std::vector<JobIndex>& members, double now) const;
   bool samePosition(const std::vector<MemberSnapshot>& a, const std::vector<MemberSnapshot>& b,

@@ -45,6 +45,7 @@ constexpr std::size_t kMaxExactGroup = 16;       // larger groups: each job on i
 constexpr std::uint32_t kLocalGroup = ~std::uint32_t{0};  // steady_group of a local steady job
 constexpr std::size_t kSnapshotsKept = 64;       // how many leader iterations a period may span
 constexpr std::int64_t kLongWindow = 25;         // iterations of every member in a long window
+constexpr std::int64_t kLocalWindow = 5;        // iterations of a job measured on its own
 
 }  // namespace
 
@@ -55,8 +56,9 @@ bool Engine::inert(JobIndex j) const {
 }
 
 /// The jobs that can interact with the seeds, seeds included: connected to them through servers
-/// where the contention model says jobs can congest each other. Inert jobs join no group.
-std::vector<JobIndex> Engine::groupOf(const std::vector<JobIndex>& seeds) {
+/// where the contention model says jobs can congest each other. Inert jobs join no group. The
+/// search stops once it has found more than `limit` jobs (enough to know a group is large).
+std::vector<JobIndex> Engine::groupOf(const std::vector<JobIndex>& seeds, std::size_t limit) {
   const std::uint64_t visit = ++update_count_;
   std::vector<JobIndex> members;
   for (JobIndex j : seeds) {
@@ -64,7 +66,7 @@ std::vector<JobIndex> Engine::groupOf(const std::vector<JobIndex>& seeds) {
     state_[j].visited_in_update = visit;
     members.push_back(j);
   }
-  for (std::size_t i = 0; i < members.size(); ++i) {
+  for (std::size_t i = 0; i < members.size() && members.size() <= limit; ++i) {
     if (inert(members[i])) continue;
     for (const auto& share : network_.shares(members[i])) {
       if (server_visited_in_update_[share.server] == visit) continue;
@@ -81,15 +83,15 @@ std::vector<JobIndex> Engine::groupOf(const std::vector<JobIndex>& seeds) {
 }
 
 /// Something changes on these servers: the groups there resume phase-by-phase simulation (if
-/// steady) and look at themselves afresh. Jobs in local mode are affected only on these servers.
-void Engine::touchServers(const Allocation& servers, double now) {
+/// steady) and look at themselves afresh. A job in local mode is affected only on `local_servers`:
+/// where jobs can congest each other, for a start or a completion (a loading job demands nothing).
+void Engine::touchServers(const Allocation& servers, double now, const Allocation& local_servers) {
   const std::uint64_t touch = ++touch_count_;
   std::vector<JobIndex> seeds;
   for (ServerIndex s : servers)
-    for (JobIndex k : network_.jobsOn(s)) {
-      seeds.push_back(k);
-      state_[k].touched = touch;
-    }
+    for (JobIndex k : network_.jobsOn(s)) seeds.push_back(k);
+  for (ServerIndex s : local_servers)
+    for (JobIndex k : network_.jobsOn(s)) state_[k].touched = touch;
   for (JobIndex k : groupOf(seeds)) {
     JobState& job = state_[k];
     if (job.local && job.touched != touch) continue;
@@ -99,12 +101,20 @@ void Engine::touchServers(const Allocation& servers, double now) {
   }
 }
 
+/// The job's servers where the jobs placed can congest each other.
+Allocation Engine::congestibleServers(const Allocation& servers) const {
+  Allocation congestible;
+  for (ServerIndex s : servers)
+    if (model_->canCongest(network_, s)) congestible.push_back(s);
+  return congestible;
+}
+
 /// At the start of each of a job's iterations.
 void Engine::noteIterationBoundary(JobIndex j, double now) {
   JobState& job = state_[j];
   if (job.group_fresh) {
     job.group_fresh = false;
-    const auto members = groupOf({j});
+    const auto members = groupOf({j}, kMaxExactGroup);
     if (members.size() == 1) {
       if (!groupCanJump(members)) return;
       // Alone, its factor cannot change until its servers do: the iteration time is exact.
@@ -134,12 +144,12 @@ void Engine::restartWindow(JobIndex j) {
   job.window_mean_s = NAN;
 }
 
-/// Local mode: two consecutive windows of kLongWindow iterations of the job itself that agree
+/// Local mode: two consecutive windows of kLocalWindow iterations of the job itself that agree
 /// within the tolerance make it steady on its own, at the mean of the later one.
 void Engine::lookForLocalSteadiness(JobIndex j, double now) {
   JobState& job = state_[j];
   const std::int64_t done = job.iterations_run - job.window_start_iterations;
-  if (done < kLongWindow) return;
+  if (done < kLocalWindow) return;
   const double mean_s = (now - job.window_start_s) / static_cast<double>(done);
   const bool agree = std::abs(mean_s - job.window_mean_s) <= config_.fast_forward_tolerance * mean_s;
   job.window_mean_s = mean_s;

@@ -14,7 +14,7 @@ void Engine::startPhaseLevel(JobIndex j, double now) {
   job.iteration_start_s = now;
   events_.schedule(j, now + profile(j).t_comp_s, kIterCompEnd);
   if (fastForward()) {
-    touchServers(job.allocation, now);
+    touchServers(job.allocation, now, congestibleServers(job.allocation));
     noteIterationBoundary(j, now);
   }
 }
