@@ -126,6 +126,9 @@ void Engine::noteIterationBoundary(JobIndex j, double now) {
     }
     job.local = members.size() > kMaxExactGroup;
     restartWindow(j);
+    // After an event nearby, a job that was steady compares its first window with the iteration
+    // time it had: if the event did not change its pace, one window is enough.
+    if (job.local && job.steady_iteration_s > 0) job.window_mean_s = job.steady_iteration_s;
     if (!job.local && j == *std::min_element(members.begin(), members.end())) {
       job.tracker = std::make_unique<PeriodTracker>();
       job.tracker->members = members;
