@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct SimulationConfig {
   /// For tests: recompute every contention factor at every update instead of only those of jobs
   /// on servers that changed. Results are identical either way.
   bool full_recompute = false;
+  /// Heterogeneous clusters: when a job that asks for no GPU type is placed on GPUs of other types
+  /// than its profile was made for, it is profiled again for each of them and runs at the pace of
+  /// the slowest (its iteration count stays). Without a source, profiles never change.
+  std::shared_ptr<const ProfileSource> placement_profiles;
 };
 
 /// Called now and then during a run with (jobs finished, jobs in total).

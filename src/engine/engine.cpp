@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <stdexcept>
 
@@ -43,6 +44,7 @@ Engine::Engine(const std::vector<ProfiledJob>& jobs, const SimulationConfig& con
       running_(jobs_.size()),
       communicating_(jobs_.size()),
       server_visited_in_update_(config_.cluster.servers.size(), 0) {
+  for (const ProfiledJob& job : jobs_) profiles_.push_back(job.profile);
   // Whether a job can ever fit depends only on its request; traces repeat a few requests.
   std::map<std::tuple<int, int, std::string>, bool> fits;
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
@@ -145,6 +147,7 @@ bool Engine::tryStart(JobIndex j, double now) {
   auto allocation = placement_->place(cluster_, request(j));
   if (!allocation) return false;
   if (fastForward()) touchServers(*allocation, now, /*local_servers=*/{});
+  profileForAllocation(j, *allocation);
   cluster_.allocate(*allocation, jobs_[j].job.cpus_per_worker);
   network_.addJob(j, *allocation, profile(j).net_rate_Bps);
   JobState& job = state_[j];
@@ -153,6 +156,25 @@ bool Engine::tryStart(JobIndex j, double now) {
   job.start_s = now;
   events_.schedule(j, now + profile(j).loading_s, kStart);
   return true;
+}
+
+/// A job that named no GPU type is profiled for the GPUs it was placed on, and runs at the pace of
+/// the slowest type among them.
+void Engine::profileForAllocation(JobIndex j, const Allocation& allocation) {
+  const Job& job = jobs_[j].job;
+  if (!config_.placement_profiles || !job.gpu_type.empty() || job.model.empty()) return;
+  auto types = allocationGpuTypes(config_.cluster, allocation);
+  std::sort(types.begin(), types.end());
+  types.erase(std::unique(types.begin(), types.end()), types.end());
+  std::optional<Profile> slowest;
+  for (const std::string& type : types) {
+    if (type.empty()) continue;  // untyped servers: the profile attached before placement holds
+    const auto candidate = config_.placement_profiles->profile({job.model, job.num_gpus, type});
+    if (candidate && (!slowest || candidate->t_comp_s + candidate->t_net_s >
+                                      slowest->t_comp_s + slowest->t_net_s))
+      slowest = candidate;
+  }
+  if (slowest) profiles_[j] = *slowest;
 }
 
 // ---- Start and completion ---------------------------------------------------------------------

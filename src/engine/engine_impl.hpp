@@ -128,7 +128,8 @@ class Engine {
  private:
   // engine.cpp
   PlacementRequest request(JobIndex j) const;
-  const Profile& profile(JobIndex j) const { return jobs_[j].profile; }
+  const Profile& profile(JobIndex j) const { return profiles_[j]; }
+  void profileForAllocation(JobIndex j, const Allocation& allocation);
   void requestPass(double time_s);
   void onSchedulePass(double now);
   bool tryStart(JobIndex j, double now);
@@ -177,6 +178,7 @@ class Engine {
 
 
   const std::vector<ProfiledJob> jobs_;  // sorted by id: JobIndex is the position here
+  std::vector<Profile> profiles_;        // each job's profile, for the GPUs it was placed on
   const SimulationConfig& config_;
   std::unique_ptr<PlacementPolicy> placement_;
   std::unique_ptr<QueuePolicy> queue_;

@@ -295,9 +295,11 @@ PreparedScenario prepareScenario(const Scenario& s) {
     throw InputError(trace.path, 0, "",
                      "no jobs left to simulate" +
                          (prepared.reports.empty() ? "" : ": " + prepared.reports.back().summary()));
-  const auto profiles = profileSource(s, config.cluster);
+  std::shared_ptr<const ProfileSource> profiles = profileSource(s, config.cluster);
   prepared.jobs = attachProfiles(trace, *profiles);
   prepared.profile_source = profiles->describe();
+  // Characterized jobs are profiled again for the GPU types they land on (heterogeneous clusters).
+  if (dynamic_cast<const CharacterizedProfiles*>(profiles.get())) config.placement_profiles = profiles;
   return prepared;
 }
 

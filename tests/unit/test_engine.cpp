@@ -189,3 +189,31 @@ BOOST_AUTO_TEST_CASE(duplicate_ids_are_refused) {
                              makeConfig(1, 8, "none")),
                     std::invalid_argument);
 }
+
+namespace {
+
+/// Profiles by GPU type: an iteration takes 1 s of compute on "fast" GPUs and 3 s on "slow" ones.
+class TwoSpeedProfiles final : public ProfileSource {
+ public:
+  std::optional<Profile> profile(const ProfileQuery& query) const override {
+    return Profile{query.gpu_type == "slow" ? 3.0 : 1.0, 0, 0, 0};
+  }
+  std::string describe() const override { return "two speeds"; }
+};
+
+}  // namespace
+
+// A job without a GPU type, profiled for fast GPUs, lands on a fast and a slow server (load
+// balancing over two 1-GPU servers): it runs its 10 iterations at the slow GPU's pace, 10 x 3 s.
+// Without a source for placement profiles it keeps its 1 s iterations.
+BOOST_AUTO_TEST_CASE(a_job_on_mixed_gpus_runs_at_the_slowest_pace) {
+  SimulationConfig config = makeConfig(2, 1, "none");
+  config.cluster.servers[0].gpu_type = "fast";
+  config.cluster.servers[1].gpu_type = "slow";
+  const std::vector<ProfiledJob> jobs{makeJob(0, 0, 2, 1, 0, 10)};
+  BOOST_TEST(simulate(jobs, config).jobs[0].end_s == 10);
+  config.placement_profiles = std::make_shared<TwoSpeedProfiles>();
+  const auto result = simulate(jobs, config);
+  BOOST_TEST(result.jobs[0].end_s == 30);
+  BOOST_TEST(result.jobs[0].compute_s == 30);
+}
