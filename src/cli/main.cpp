@@ -21,6 +21,8 @@ constexpr Command kCommands[] = {
      mosim::cli::compareCommand},
     {"trace", "generate, resample or convert job traces (mosim trace --help)", mosim::cli::traceCommand},
     {"characterize", "GPU-free profiles (T_comp, T_net, C_j) for a model, GPU and placement", mosim::cli::characterizeCommand},
+    {"sweep", "a grid of scenarios over MPI ranks and OpenMP threads, into HDF5 (mosim sweep --help)", mosim::cli::sweepCommand},
+    {"merge", "join sweep result files of one spec (shards) into one", mosim::cli::mergeCommand},
 };
 
 void printUsage() {
