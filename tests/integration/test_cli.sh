@@ -9,24 +9,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect STATUS PATTERN -- COMMAND...: runs the command and checks its exit status and that its
-# stderr (or stdout for status 0) matches the extended regular expression.
-expect() {
-  local status=$1 pattern=$2
-  shift 3
-  local out rc
-  out=$(cd "$work" && timeout 60 "$@" 2>&1)
-  rc=$?
-  if [ "$rc" != "$status" ]; then
-    fail "$* -> exit $rc, expected $status; output: $out"
-  elif ! grep -Eq -- "$pattern" <<<"$out"; then
-    fail "$* -> output does not match /$pattern/: $out"
-  elif [ "$status" = 2 ] && [ "$(wc -l <<<"$out")" != 1 ]; then
-    fail "$* -> the error should be one line: $out"
-  fi
-}
+# shellcheck source=tests/integration/expect.sh
+source "$(dirname "$0")/expect.sh"
 
 t=$data/traces
 p=$data/profiles

@@ -16,29 +16,15 @@ mpirun=${4:-mpirun}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
 # CI runs as root; Open MPI refuses that unless told. Oversubscribe: 2 ranks x 2 threads on 2 cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 mpi() { local ranks=$1 threads=$2; shift 2; OMP_NUM_THREADS=$threads timeout 300 "$mpirun" --bind-to none -np "$ranks" "$@"; }
 
-# expect STATUS PATTERN -- COMMAND...: exit status and output (stderr and stdout) matching the
-# extended regular expression; an error (status 2) must be a single line.
-expect() {
-  local status=$1 pattern=$2
-  shift 3
-  local out rc
-  out=$(cd "$work" && OMP_NUM_THREADS=1 timeout 120 "$@" 2>&1)
-  rc=$?
-  if [ "$rc" != "$status" ]; then
-    fail "$* -> exit $rc, expected $status; output: $out"
-  elif ! grep -Eq -- "$pattern" <<<"$out"; then
-    fail "$* -> output does not match /$pattern/: $out"
-  elif [ "$status" = 2 ] && [ "$(wc -l <<<"$out")" != 1 ]; then
-    fail "$* -> the error should be one line: $out"
-  fi
-}
+# shellcheck source=tests/integration/expect.sh
+source "$(dirname "$0")/expect.sh"
+EXPECT_TIMEOUT=120
+export OMP_NUM_THREADS=1    # commands that do not say otherwise (runs set it explicitly)
 # The kill test's spec, with the absolute path of its trace.
 sed "s|@DATA@|$data|" "$data/kill.yaml.in" >"$work/kill.yaml"
 kill_spec=$work/kill.yaml

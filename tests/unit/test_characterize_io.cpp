@@ -5,8 +5,6 @@
 #include <filesystem>
 #include <string>
 
-#include <unistd.h>
-
 #include "mosim/characterize.hpp"
 #include "mosim/profile.hpp"
 #include "test_support.hpp"
@@ -21,14 +19,6 @@ const std::string kData = kTestData + "/characterize/";
 bool close(double a, double b, double tolerance = 1e-9) {
   return std::abs(a - b) <= tolerance * std::max(std::abs(a), std::abs(b));
 }
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() : path(std::filesystem::temp_directory_path() / ("mosim-characterize-" + std::to_string(::getpid()))) {
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 }  // namespace
 
@@ -78,7 +68,7 @@ BOOST_AUTO_TEST_CASE(astra_errors_name_file_line_and_column) {
 }
 
 BOOST_AUTO_TEST_CASE(astra_export_and_import_round_trip) {
-  const TempDir tmp;
+  const TemporaryFolder tmp;
   const ModelPool pool = ModelPool::builtin();
   const GpuSpec gpu = GpuCatalog::builtin().find("V100-SXM2-16GB");
   const ModelGraph& model = pool.find("resnet50");
@@ -121,7 +111,7 @@ BOOST_AUTO_TEST_CASE(gpus_from_yaml) {
 }
 
 BOOST_AUTO_TEST_CASE(pool_tables_read_back_in_both_formats) {
-  const TempDir tmp;
+  const TemporaryFolder tmp;
   CharacterizedProfiles::Config config;
   const CharacterizedProfiles source(config);
   const auto files = writePoolProfiles(tmp.path.string(), source, {"resnet50", "bert"}, {1, 2, 4},

@@ -12,8 +12,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <unistd.h>
-
 #include "mosim/error.hpp"
 #include "mosim/metrics.hpp"
 #include "mosim/output.hpp"
@@ -28,17 +26,6 @@ namespace {
 const std::string kTruthDir = kTestData + "/truth/";
 const std::string kPerJobResult =
     kArtifact + "/testbed/16gpu/5sched_v4_allreduce_phy_perjobresult.csv";
-
-/// A fresh directory for the files a test writes, removed afterwards.
-struct ScratchDir {
-  fs::path path = fs::temp_directory_path() / ("mosim-test-output-" + std::to_string(::getpid()));
-  ScratchDir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path);
@@ -100,8 +87,8 @@ BOOST_AUTO_TEST_CASE(round_trip_is_bit_identical) {
   never_placed.submit_s = 12.75;
   never_placed.status = JobStatus::Unplaceable;
 
-  const ScratchDir dir;
-  const std::string path = dir.file("jobs.csv");
+  const TemporaryFolder dir;
+  const std::string path = dir / "jobs.csv";
   writeJobsCsv(path, {placed, never_placed});
   const std::vector<JobResult> back = readJobsCsv(path);
 
@@ -139,8 +126,8 @@ BOOST_AUTO_TEST_CASE(layout_of_the_file) {
   unplaceable.id = 4;
   unplaceable.status = JobStatus::Unplaceable;
 
-  const ScratchDir dir;
-  const std::string path = dir.file("jobs.csv");
+  const TemporaryFolder dir;
+  const std::string path = dir / "jobs.csv";
   writeJobsCsv(path, {job, unplaceable});
   // Shortest round-trip numbers, 0 without a decimal point, NaN as an empty field.
   BOOST_TEST(readFile(path) ==
@@ -151,15 +138,15 @@ BOOST_AUTO_TEST_CASE(layout_of_the_file) {
 }
 
 BOOST_AUTO_TEST_CASE(no_jobs_gives_a_header_only) {
-  const ScratchDir dir;
-  const std::string path = dir.file("jobs.csv");
+  const TemporaryFolder dir;
+  const std::string path = dir / "jobs.csv";
   writeJobsCsv(path, {});
   BOOST_TEST(readJobsCsv(path).empty());
 }
 
 BOOST_AUTO_TEST_CASE(bad_fields_are_reported_with_line_and_column) {
-  const ScratchDir dir;
-  const std::string path = dir.file("jobs.csv");
+  const TemporaryFolder dir;
+  const std::string path = dir / "jobs.csv";
   const std::string header =
       "job_id,model,num_gpus,servers,submit,start,end,wait,training,jct,compute,comm,loading,"
       "iterations,status\n";
@@ -187,8 +174,8 @@ BOOST_AUTO_TEST_CASE(bad_fields_are_reported_with_line_and_column) {
 }
 
 BOOST_AUTO_TEST_CASE(unwritable_path_names_the_file) {
-  const ScratchDir dir;
-  const std::string path = dir.file("no/such/dir/jobs.csv");
+  const TemporaryFolder dir;
+  const std::string path = dir / "no/such/dir/jobs.csv";
   const InputError error = inputErrorOf([&] { writeJobsCsv(path, {}); });
   BOOST_TEST(error.file() == path);
   BOOST_TEST(error.line() == 0u);
@@ -209,8 +196,8 @@ BOOST_AUTO_TEST_CASE(keys_in_order_and_values) {
   a.makespan_s = 23355.35;
   a.avg_wait_s = 673.82;
 
-  const ScratchDir dir;
-  const std::string path = dir.file("summary.json");
+  const TemporaryFolder dir;
+  const std::string path = dir / "summary.json";
   writeSummaryJson(path, a, 2, 12345, 0.25);
   const std::string text = readFile(path);
 
@@ -231,8 +218,8 @@ BOOST_AUTO_TEST_CASE(keys_in_order_and_values) {
 }
 
 BOOST_AUTO_TEST_CASE(unwritable_path_names_the_file) {
-  const ScratchDir dir;
-  const std::string path = dir.file("missing/summary.json");
+  const TemporaryFolder dir;
+  const std::string path = dir / "missing/summary.json";
   const InputError error = inputErrorOf([&] { writeSummaryJson(path, Aggregates{}, 0, 0, 0); });
   BOOST_TEST(error.file() == path);
   BOOST_TEST(error.line() == 0u);

@@ -1,7 +1,9 @@
 // Helpers shared by the unit tests: where the test data and the paper artifact's data live,
 // a check that an InputError names the expected file, line, field and message, and the skip
-// for tests that need the artifact data.
+// for tests that need the artifact data, and a temporary folder for the files a test writes.
 #pragma once
+
+#include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 
@@ -52,5 +54,23 @@ inline bool artifactPresent(const std::string& file = {}) {
   BOOST_TEST_MESSAGE("skipped: artifact data not found at " << (file.empty() ? kArtifact : file));
   return false;
 }
+
+/// A fresh folder under the system's temporary folder, removed with everything in it when the
+/// test ends; unique per process and per instance, so that tests may run in parallel.
+struct TemporaryFolder {
+  std::filesystem::path path;
+  TemporaryFolder() {
+    path = std::filesystem::temp_directory_path() /
+           ("mosim-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TemporaryFolder() { std::filesystem::remove_all(path); }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  /// The path of `name` in the folder.
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+  static inline int counter = 0;
+};
 
 }  // namespace mosim::test

@@ -1,8 +1,6 @@
 #define BOOST_TEST_MODULE sweep_file
 #include <boost/test/unit_test.hpp>
 
-#include <unistd.h>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,19 +14,6 @@ using namespace mosim::sweep;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TemporaryFolder {
-  fs::path path;
-  TemporaryFolder() {
-    path = fs::temp_directory_path() / ("mosim-file-test-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TemporaryFolder() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  static inline int counter = 0;
-};
 
 // 2 seeds x 3 bandwidths x 2 placements = 12 points.
 const char* kSpec =
@@ -76,7 +61,7 @@ void requireSame(const SweepData& a, const SweepData& b) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_file_round_trips) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   const SweepSpec spec = parseSweepSpec(kSpec, "spec.yaml");
   std::vector<std::uint64_t> all;
   for (std::uint64_t p = 0; p < 12; ++p) all.push_back(p);
@@ -100,7 +85,7 @@ BOOST_AUTO_TEST_CASE(a_file_round_trips) {
 
 // What h5py or h5dump users see: axes as text and numbers, coordinates, seeds, metric columns.
 BOOST_AUTO_TEST_CASE(the_layout_is_as_documented) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   const SweepSpec spec = parseSweepSpec(kSpec, "spec.yaml");
   writeSweepFile(folder / "a.h5", spec, madeUp(spec, {0, 7, 11}, false));
   const h5::Handle file = h5::openFile(folder / "a.h5");
@@ -137,7 +122,7 @@ BOOST_AUTO_TEST_CASE(the_layout_is_as_documented) {
 }
 
 BOOST_AUTO_TEST_CASE(what_is_not_a_sweep_file_is_an_input_error) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   std::ofstream(folder / "text.h5") << "hello";
   BOOST_TEST(test::throwsInputError([&] { readSweepFile(folder / "text.h5"); },
                                     test::Expected{folder / "text.h5", 0, "", "not an HDF5 file"}));
@@ -177,7 +162,7 @@ BOOST_AUTO_TEST_CASE(merging_refuses_other_specs_and_overlaps) {
 }
 
 BOOST_AUTO_TEST_CASE(hdf5_errors_become_exceptions) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   h5::Handle file = h5::createFile(folder / "a.h5");
   h5::writeVector(file.get(), "x", std::vector<double>{1, 2});
   BOOST_CHECK_THROW(h5::writeVector(file.get(), "x", std::vector<double>{3}), h5::Error);  // exists

@@ -5,8 +5,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include "mosim/sweep_journal.hpp"
 #include "test_support.hpp"
 
@@ -15,19 +13,6 @@ using namespace mosim::sweep;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A fresh folder under the system's temporary folder, removed at the end of the test.
-struct TemporaryFolder {
-  fs::path path;
-  TemporaryFolder() {
-    path = fs::temp_directory_path() / ("mosim-journal-test-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TemporaryFolder() { fs::remove_all(path); }
-  static inline int counter = 0;
-};
 
 const JournalHeader kHeader{"0123456789abcdef", {}, true};
 
@@ -81,7 +66,7 @@ BOOST_AUTO_TEST_CASE(names) {
 }
 
 BOOST_AUTO_TEST_CASE(records_come_back_bit_for_bit) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   const JournalScan scan = readJournalFile(threePointJournal(folder.path).string(), kHeader);
   BOOST_TEST(scan.notes.empty());
   BOOST_TEST(scan.last_attempt == 1u);
@@ -97,7 +82,7 @@ BOOST_AUTO_TEST_CASE(records_come_back_bit_for_bit) {
 // A kill during a write leaves the last record cut anywhere: every cut of the last record must
 // leave exactly the first two points, and say that bytes were ignored.
 BOOST_AUTO_TEST_CASE(a_torn_last_record_is_ignored) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   const fs::path path = threePointJournal(folder.path);
   const std::string whole = readBytes(path);
   const std::size_t last_record = encodePointRecord(sample(2)).size();
@@ -113,7 +98,7 @@ BOOST_AUTO_TEST_CASE(a_torn_last_record_is_ignored) {
 }
 
 BOOST_AUTO_TEST_CASE(a_corrupt_record_ends_the_valid_part) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   const fs::path path = threePointJournal(folder.path);
   std::string bytes = readBytes(path);
   // Flip one bit inside the last record's payload: its CRC no longer matches.
@@ -134,7 +119,7 @@ BOOST_AUTO_TEST_CASE(a_corrupt_record_ends_the_valid_part) {
 }
 
 BOOST_AUTO_TEST_CASE(a_journal_of_another_sweep_is_refused) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   const fs::path path = threePointJournal(folder.path);
   for (const JournalHeader& other :
        {JournalHeader{"fedcba9876543210", {}, true}, JournalHeader{kHeader.spec_hash, {1, 2}, true},
@@ -146,7 +131,7 @@ BOOST_AUTO_TEST_CASE(a_journal_of_another_sweep_is_refused) {
 
 // Each attempt writes its own files; a folder's journals are read together.
 BOOST_AUTO_TEST_CASE(every_attempt_and_rank_is_read) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   threePointJournal(folder.path);
   {
     JournalWriter rank_1((folder.path / journalFileName(1, 1)).string(), kHeader);
@@ -165,7 +150,7 @@ BOOST_AUTO_TEST_CASE(every_attempt_and_rank_is_read) {
 }
 
 BOOST_AUTO_TEST_CASE(a_journal_is_never_overwritten) {
-  const TemporaryFolder folder;
+  const test::TemporaryFolder folder;
   const fs::path path = threePointJournal(folder.path);
   BOOST_CHECK_THROW(JournalWriter(path.string(), kHeader), std::runtime_error);
   BOOST_TEST(readJournalFile(path.string(), kHeader).points.size() == 3u);

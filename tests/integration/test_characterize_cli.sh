@@ -2,31 +2,15 @@
 # mosim characterize end to end: listing, text and JSON results, pool tables that mosim run reads,
 # ASTRA-sim files both ways, and bad input that must give one line naming the file, field or
 # option, with exit status 2.
-# usage: cli_test.sh MOSIM DATA_DIR (tests/data/characterize)
+# usage: test_characterize_cli.sh MOSIM DATA_DIR (tests/data/characterize)
 set -u
 mosim=$1
 data=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-# expect STATUS PATTERN -- COMMAND...: checks the exit status and that the output matches; errors
-# (status 2) must be one line.
-expect() {
-  local status=$1 pattern=$2
-  shift 3
-  local out rc
-  out=$(cd "$work" && timeout 60 "$@" 2>&1)
-  rc=$?
-  if [ "$rc" != "$status" ]; then
-    fail "$* -> exit $rc, expected $status; output: $out"
-  elif ! grep -Eq -- "$pattern" <<<"$out"; then
-    fail "$* -> output does not match /$pattern/: $out"
-  elif [ "$status" = 2 ] && [ "$(wc -l <<<"$out")" != 1 ]; then
-    fail "$* -> the error should be one line: $out"
-  fi
-}
+# shellcheck source=tests/integration/expect.sh
+source "$(dirname "$0")/expect.sh"
 
 c=(characterize)
 expect 0 'V100-SXM2-16GB' -- "$mosim" "${c[@]}" --list
