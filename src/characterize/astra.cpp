@@ -26,6 +26,7 @@
 #include "characterize/models.hpp"
 #include "mosim/error.hpp"
 #include "mosim/units.hpp"
+#include "mosim/text.hpp"
 
 namespace mosim {
 
@@ -44,12 +45,6 @@ bool knownCommType(const std::string& type) {
 double allReduceShare(const std::string& type) {
   if (type == "NONE") return 0;
   return type == "ALLREDUCE" ? 1.0 : 0.5;
-}
-
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
 }
 
 /// ASTRA-sim reads compute times and sizes as integers.

@@ -1,5 +1,4 @@
 // GPU types by name, and a one-line description of a cluster.
-#include <cctype>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -7,19 +6,11 @@
 
 #include "mosim/cluster.hpp"
 #include "mosim/gpu_catalog.hpp"
+#include "mosim/text.hpp"
 
 namespace mosim {
 
 namespace {
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 bool sameShape(const ServerSpec& a, const ServerSpec& b) {
   return a.gpus == b.gpus && a.gpu_type == b.gpu_type;

@@ -1,6 +1,5 @@
 #include "mosim/csv.hpp"
 
-#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -14,27 +13,13 @@
 
 #include "mosim/error.hpp"
 #include "mosim/units.hpp"
+#include "mosim/text.hpp"
 
 namespace mosim {
 
 namespace {
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
-  while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 struct ParsedRecord {
   std::size_t line = 0;  // where the record starts

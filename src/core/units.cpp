@@ -1,4 +1,5 @@
 #include "mosim/units.hpp"
+#include "mosim/text.hpp"
 
 #include <array>
 #include <charconv>
@@ -43,13 +44,6 @@ constexpr std::array<RateUnit, 20> kRateUnits{{
 }};
 
 constexpr std::string_view kUnitExamples = "e.g. '463 MiB/s', '463 MB/s', '5 Gbps' or '25 GB/s'";
-
-std::string_view trim(std::string_view text) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 // Parses the longest number at the start of `text` (after an optional '+'); returns the value
 // and the rest of the text. Throws std::invalid_argument when there is no finite number there.

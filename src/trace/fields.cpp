@@ -1,6 +1,5 @@
 // Field parsing shared by the production-trace readers: missing values, lenient numbers,
 // timestamps, status filters.
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -10,27 +9,12 @@
 #include <fmt/format.h>
 
 #include "mosim/units.hpp"
+#include "mosim/text.hpp"
 #include "trace/trace_readers.hpp"
 
 namespace mosim::detail {
 
 namespace {
-
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
-std::string_view trim(std::string_view text) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!text.empty() && space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && space(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 /// Reads exactly `digits` decimal digits at `pos`, advancing it; nullopt if they are not there.
 std::optional<int> fixedDigits(std::string_view text, std::size_t& pos, std::size_t digits) {
@@ -118,8 +102,6 @@ std::optional<double> isoDateTime_s(std::string_view text) {
 
 }  // namespace
 
-std::string_view trimmed(std::string_view text) { return trim(text); }
-
 bool isMissingValue(std::string_view text) {
   text = trim(text);
   return text.empty() || equalsIgnoringCase(text, "none") || equalsIgnoringCase(text, "null") ||
@@ -159,6 +141,23 @@ std::optional<double> timestampField(const CsvTable::Row& row, std::size_t colum
   } catch (const std::invalid_argument& error) {
     row.fail(column, error.what());
   }
+}
+
+std::optional<std::string> unusableJob(const CsvTable::Row& row, std::size_t gpu_column,
+                                       const JobFields& fields) {
+  const auto& [gpus, submit_s, duration_s, from_times] = fields;
+  if (!gpus || std::isnan(*gpus)) return "no GPU count";
+  if (std::trunc(*gpus) != *gpus || *gpus > 1e9)
+    row.fail(gpu_column, fmt::format("'{}' is not a whole GPU count", row.text(gpu_column)));
+  if (*gpus <= 0) return *gpus == 0 ? "zero GPUs" : "negative GPU count";
+  if (!submit_s || !std::isfinite(*submit_s)) return "no submit time";
+  if (!duration_s) return "no duration";
+  if (!std::isfinite(*duration_s)) return "duration not finite";
+  if (*duration_s <= 0) {
+    if (*duration_s == 0) return "zero duration";
+    return from_times ? "ends before it starts" : "negative duration";
+  }
+  return std::nullopt;
 }
 
 bool statusKept(const TraceOptions& options, std::string_view status) {
@@ -204,7 +203,7 @@ std::vector<std::string> parseStatusList(std::string_view text) {
   std::vector<std::string> statuses;
   while (!text.empty()) {
     const std::size_t comma = text.find(',');
-    const std::string_view item = detail::trimmed(text.substr(0, comma));
+    const std::string_view item = trim(text.substr(0, comma));
     if (item.empty()) throw std::invalid_argument("empty status in the status list");
     statuses.emplace_back(item);
     text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);

@@ -58,32 +58,8 @@ Trace heliosTraceFromTable(const CsvTable& table, const TraceOptions& options, T
       return *end_s - *start_s;
     }();
 
-    if (!gpus || std::isnan(*gpus)) {
-      skip("no GPU count");
-      continue;
-    }
-    if (std::trunc(*gpus) != *gpus || *gpus > 1e9)
-      row.fail(gpu_num, fmt::format("'{}' is not a whole GPU count", row.text(gpu_num)));
-    if (*gpus <= 0) {
-      skip(*gpus == 0 ? "zero GPUs" : "negative GPU count");
-      continue;
-    }
-    if (!submit_s) {
-      skip("no submit time");
-      continue;
-    }
-    if (!duration_s) {
-      skip("no duration");
-      continue;
-    }
-    if (!std::isfinite(*duration_s)) {
-      skip("duration not finite");
-      continue;
-    }
-    if (*duration_s <= 0) {
-      skip(*duration_s == 0 ? "zero duration"
-           : from_times     ? "ends before it starts"
-                            : "negative duration");
+    if (const auto reason = unusableJob(row, gpu_num, {gpus, submit_s, duration_s, from_times})) {
+      skip(*reason);
       continue;
     }
 

@@ -62,30 +62,8 @@ Trace polluxTraceFromTable(const CsvTable& table, const TraceOptions& options) {
     else
       duration_s = options.pollux_duration_s;
 
-    if (!gpus || std::isnan(*gpus)) {
-      skip("no GPU count");
-      continue;
-    }
-    if (std::trunc(*gpus) != *gpus || *gpus > 1e9)
-      row.fail(num_replicas, fmt::format("'{}' is not a whole GPU count", row.text(num_replicas)));
-    if (*gpus <= 0) {
-      skip(*gpus == 0 ? "zero GPUs" : "negative GPU count");
-      continue;
-    }
-    if (!submit_s || !std::isfinite(*submit_s)) {
-      skip("no submit time");
-      continue;
-    }
-    if (!duration_s) {
-      skip("no duration");
-      continue;
-    }
-    if (!std::isfinite(*duration_s)) {
-      skip("duration not finite");
-      continue;
-    }
-    if (*duration_s <= 0) {
-      skip(*duration_s == 0 ? "zero duration" : "negative duration");
+    if (const auto reason = unusableJob(row, num_replicas, {gpus, submit_s, duration_s})) {
+      skip(*reason);
       continue;
     }
 

@@ -4,10 +4,7 @@
 // milliseconds; TimeUnit::Auto takes milliseconds exactly when those extra columns are there.
 // Job ids are the file's (whole numbers); model_name becomes the model; iterations, interval and
 // Muri's extra columns are not used.
-#include <cmath>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "trace/trace_readers.hpp"
 
@@ -38,30 +35,8 @@ Trace tiresiasTraceFromTable(const CsvTable& table, const TraceOptions& options)
     const auto submit = lenientNumber(row, submit_time);
     const auto length = lenientNumber(row, duration);
 
-    if (!gpus || std::isnan(*gpus)) {
-      skip("no GPU count");
-      continue;
-    }
-    if (std::trunc(*gpus) != *gpus || *gpus > 1e9)
-      row.fail(num_gpu, fmt::format("'{}' is not a whole GPU count", row.text(num_gpu)));
-    if (*gpus <= 0) {
-      skip(*gpus == 0 ? "zero GPUs" : "negative GPU count");
-      continue;
-    }
-    if (!submit || !std::isfinite(*submit)) {
-      skip("no submit time");
-      continue;
-    }
-    if (!length) {
-      skip("no duration");
-      continue;
-    }
-    if (!std::isfinite(*length)) {
-      skip("duration not finite");
-      continue;
-    }
-    if (*length <= 0) {
-      skip(*length == 0 ? "zero duration" : "negative duration");
+    if (const auto reason = unusableJob(row, num_gpu, {gpus, submit, length})) {
+      skip(*reason);
       continue;
     }
 

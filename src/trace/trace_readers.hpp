@@ -46,6 +46,19 @@ std::optional<double> lenientNumber(const CsvTable::Row& row, std::size_t column
 /// A timestamp field (see parseTimestamp_s); InputError for text that is neither.
 std::optional<double> timestampField(const CsvTable::Row& row, std::size_t column);
 
+/// The fields a production-trace row needs to become a job, as read leniently (nullopt: missing).
+struct JobFields {
+  std::optional<double> gpus;
+  std::optional<double> submit_s;
+  std::optional<double> duration_s;
+  bool duration_from_times = false;  ///< end - start rather than a duration column
+};
+/// Why such a row cannot be simulated ("zero GPUs", "no duration", ...: a counted skip), or nullopt
+/// when it can. A GPU count that is not a whole number is malformed input, not a job to skip:
+/// InputError on `gpu_column`.
+std::optional<std::string> unusableJob(const CsvTable::Row& row, std::size_t gpu_column,
+                                       const JobFields& fields);
+
 /// True when the options keep jobs of this status (case-insensitive; an empty list keeps all).
 bool statusKept(const TraceOptions& options, std::string_view status);
 
@@ -60,9 +73,6 @@ std::string skipExample(const std::string& path, std::size_t line, std::string_v
 /// "NaN", "NaT", "NA" (any case). Throws std::invalid_argument for anything else, including
 /// impossible dates such as 2017-02-30.
 std::optional<double> parseTimestamp_s(std::string_view text);
-
-/// The text without leading and trailing blanks.
-std::string_view trimmed(std::string_view text);
 
 /// True for the texts production traces use for a missing value: "", None, null, NA, NaT.
 bool isMissingValue(std::string_view text);

@@ -1,0 +1,14 @@
+// Small text helpers shared by the readers (CSV, traces, units, cluster and ASTRA-sim files).
+#pragma once
+
+#include <string_view>
+
+namespace mosim {
+
+/// The text without leading and trailing spaces, tabs, carriage returns and newlines.
+std::string_view trim(std::string_view text);
+
+/// True when the two texts are equal but for ASCII letter case ("MiB/s" and "mib/s").
+bool equalsIgnoringCase(std::string_view a, std::string_view b);
+
+}  // namespace mosim
