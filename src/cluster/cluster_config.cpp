@@ -11,6 +11,7 @@
 #include "mosim/placement.hpp"
 #include "mosim/queue.hpp"
 #include "mosim/units.hpp"
+#include "mosim/text.hpp"
 #include "workload/yaml_input.hpp"
 
 namespace mosim {
@@ -120,7 +121,7 @@ ClusterConfig parseClusterConfig(std::string_view yaml, const std::string& name)
 }
 
 ClusterConfig readClusterConfig(const std::string& path) {
-  return parseClusterConfig(detail::readTextFile(path), path);
+  return parseClusterConfig(readTextFile(path), path);
 }
 
 }  // namespace mosim

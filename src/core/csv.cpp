@@ -1,11 +1,6 @@
 #include "mosim/csv.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -135,15 +130,7 @@ void CsvTable::relinkRows() {
 }
 
 CsvTable CsvTable::read(const std::string& path, bool allow_empty) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw InputError(path, 0, "", "is a directory, not a CSV file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", fmt::format("cannot open: {}", std::strerror(errno)));
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) throw InputError(path, 0, "", "cannot read the file");
-  return parse(content.str(), path, allow_empty);
+  return parse(readTextFile(path, "CSV file"), path, allow_empty);
 }
 
 CsvTable CsvTable::parse(std::string_view text, const std::string& name, bool allow_empty) {

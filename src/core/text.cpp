@@ -1,6 +1,15 @@
 #include "mosim/text.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "mosim/error.hpp"
 
 namespace mosim {
 
@@ -17,6 +26,18 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b) {
     if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
       return false;
   return true;
+}
+
+std::string readTextFile(const std::string& path, std::string_view kind) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw InputError(path, 0, "", fmt::format("is a directory, not a {}", kind));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "", fmt::format("cannot open: {}", std::strerror(errno)));
+  std::ostringstream content;
+  content << in.rdbuf();
+  if (in.bad()) throw InputError(path, 0, "", "cannot read the file");
+  return std::move(content).str();
 }
 
 }  // namespace mosim

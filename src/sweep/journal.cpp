@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "mosim/error.hpp"
+#include "mosim/text.hpp"
 #include "workload/yaml_input.hpp"
 
 namespace mosim::sweep {
@@ -274,7 +275,7 @@ void JournalWriter::sync() {
 // ---- Reading ------------------------------------------------------------------------------------
 
 JournalScan readJournalFile(const std::string& path, const JournalHeader& expected) {
-  const std::string bytes = detail::readTextFile(path);
+  const std::string bytes = readTextFile(path);
   const std::string name = std::filesystem::path(path).filename().string();
   JournalScan scan;
   scan.last_attempt = attemptOf(name);

@@ -9,6 +9,7 @@
 
 #include "mosim/error.hpp"
 #include "mosim/sweep.hpp"
+#include "mosim/text.hpp"
 #include "workload/random.hpp"
 #include "workload/yaml_input.hpp"
 
@@ -304,7 +305,7 @@ SweepSpec parseSweepSpec(const std::string& text, const std::string& path) {
 }
 
 SweepSpec readSweepSpec(const std::string& path) {
-  return parseSweepSpec(detail::readTextFile(path), path);
+  return parseSweepSpec(readTextFile(path), path);
 }
 
 std::string Shard::text() const {

@@ -2,19 +2,15 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "mosim/csv.hpp"
 #include "mosim/error.hpp"
+#include "mosim/text.hpp"
 #include "trace/trace_readers.hpp"
 
 namespace mosim {
@@ -87,18 +83,6 @@ detail::TraceFields fieldsOf(TraceFormat format) {
   }
 }
 
-std::string readFileText(const std::string& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw InputError(path, 0, "", "is a directory, not a trace file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", fmt::format("cannot open: {}", std::strerror(errno)));
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) throw InputError(path, 0, "", "cannot read the file");
-  return std::move(content).str();
-}
-
 bool looksLikeJson(std::string_view text) {
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
@@ -164,7 +148,7 @@ TraceFormat parseTraceFormat(std::string_view name) {
 }
 
 TraceFormat detectTraceFormat(const std::string& path) {
-  const std::string text = readFileText(path);
+  const std::string text = readTextFile(path, "trace file");
   if (looksLikeJson(text)) return TraceFormat::PhillyJson;
   const TraceFormat format = detectCsvFormat(CsvTable::parse(text, path));
   if (format == TraceFormat::Auto) unknownFormat(path);
@@ -172,7 +156,7 @@ TraceFormat detectTraceFormat(const std::string& path) {
 }
 
 Trace readTraceFile(const std::string& path, const TraceOptions& options) {
-  const std::string text = readFileText(path);
+  const std::string text = readTextFile(path, "trace file");
   TraceFormat format = options.format;
   const bool json = format == TraceFormat::PhillyJson ||
                     (format == TraceFormat::Auto && looksLikeJson(text));

@@ -8,6 +8,7 @@
 
 #include "mosim/error.hpp"
 #include "mosim/workload.hpp"
+#include "mosim/text.hpp"
 #include "workload/yaml_input.hpp"
 
 namespace mosim {
@@ -126,7 +127,7 @@ WorkloadPool parseWorkloadPool(std::string_view yaml, const std::string& name) {
 }
 
 WorkloadPool readWorkloadPool(const std::string& path) {
-  return parseWorkloadPool(detail::readTextFile(path), path);
+  return parseWorkloadPool(readTextFile(path), path);
 }
 
 }  // namespace mosim

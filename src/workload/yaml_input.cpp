@@ -1,11 +1,6 @@
 #include "workload/yaml_input.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -14,18 +9,6 @@
 #include "mosim/units.hpp"
 
 namespace mosim::detail {
-
-std::string readTextFile(const std::string& path) {
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored))
-    throw InputError(path, 0, "", "is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "", fmt::format("cannot open: {}", std::strerror(errno)));
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) throw InputError(path, 0, "", "cannot read the file");
-  return std::move(content).str();
-}
 
 YAML::Node loadYaml(std::string_view text, const std::string& name) {
   try {

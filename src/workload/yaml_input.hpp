@@ -11,9 +11,6 @@
 
 namespace mosim::detail {
 
-/// The whole file; InputError when it cannot be read.
-std::string readTextFile(const std::string& path);
-
 /// Parses YAML text; a syntax error is an InputError at its line.
 YAML::Node loadYaml(std::string_view text, const std::string& name);
 
