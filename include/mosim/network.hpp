@@ -55,15 +55,18 @@ class NetworkState {
   /// Σ D_k,s and Σ I_k,s over every job placed on s, demanding or not: the most it can carry.
   double nicPlacedDemand_ru(ServerIndex s) const { return servers_[s].nic_placed_ru; }
   double intraPlacedDemand_ru(ServerIndex s) const { return servers_[s].intra_placed_ru; }
-  /// Σ I_k,s / IC: how loaded the server's intra-server links are (1 = saturated).
-  double intraLoad(ServerIndex s) const { return servers_[s].intra_load; }
+  /// max(1, Σ I_k,s / IC): the factor the server's intra-server links put on communication, 1
+  /// until they are saturated.
+  double intraFactor(ServerIndex s) const { return servers_[s].intra_factor; }
 
   /// A_J,s of Eq. 8: the job's NIC demand, scaled down in proportion when the NIC is oversubscribed.
   double allocated_ru(const ServerShare& share) const;
 
   /// Change stamps, so that callers can cache what they derive from a job's servers: stamp() grows
-  /// whenever a server's jobs or demand totals change, and changedSince tells whether any of the
-  /// job's servers changed after a stamp taken earlier.
+  /// whenever a server's jobs, NIC share (allocated_ru) or intra-server factor change, and
+  /// changedSince tells whether any of the job's servers changed after a stamp taken earlier.
+  /// Demand totals that change below saturation change no stamp: they change no contention factor,
+  /// and on a large cluster most communication phases start and end on unsaturated servers.
   std::uint64_t stamp() const { return stamp_; }
   bool changedSince(JobIndex job, std::uint64_t stamp) const;
   /// Moves the servers that changed since the last call, each once, into `servers` (whose
@@ -86,7 +89,7 @@ class NetworkState {
     double nic_placed_ru = 0;
     double intra_placed_ru = 0;
     double nic_share = 1;   // C / total when the NIC is oversubscribed, else 1 (Eq. 8)
-    double intra_load = 0;  // intra_demand / intra_capacity
+    double intra_factor = 1;  // max(1, intra_demand / intra_capacity)
     std::uint64_t changed_at = 0;  // stamp of the last change
   };
   void recomputeDemand(ServerIndex s);

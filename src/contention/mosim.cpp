@@ -1,7 +1,8 @@
 // mosim: the artifact's phase-level model (comms-iter-intra, mosim-reference.md §7.2). Every
 // iteration's compute and communication phases are simulated; only communicating jobs share NIC
 // bandwidth. The factor is the worst over the job's servers of the NIC factor (Eq. 9) and the
-// intra-server load Σ I_K,s / IC of the communicating jobs there.
+// intra-server load Σ I_K,s / IC of the communicating jobs there. The NIC factor is at least 1, so
+// NetworkState's intra factor, max(1, load), gives the same result.
 #include <algorithm>
 
 #include "mosim/contention.hpp"
@@ -18,7 +19,7 @@ class MosimContention final : public ContentionModel {
   double slowdown(const NetworkState& network, JobIndex job) const override {
     double slowdown = nicSlowdown(network, job, min_bandwidth_Bps_);
     for (const auto& share : network.shares(job))
-      slowdown = std::max(slowdown, network.intraLoad(share.server));
+      slowdown = std::max(slowdown, network.intraFactor(share.server));
     return slowdown;
   }
 

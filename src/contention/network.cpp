@@ -85,12 +85,14 @@ void NetworkState::recomputeDemand(ServerIndex s) {
     nic += server.demands[i].nic_ru * weight;  // x * 1.0 is x: the exact model's sums are unchanged
     intra += server.demands[i].intra_ru * weight;
   }
-  if (nic == server.nic_demand_ru && intra == server.intra_demand_ru) return;
   server.nic_demand_ru = nic;
   server.intra_demand_ru = intra;
   // Formed once per change rather than once per job: the same divisions give the same bits.
-  server.nic_share = nic > server.nic_capacity_ru ? server.nic_capacity_ru / nic : 1;
-  server.intra_load = intra / server.intra_capacity_ru;
+  const double nic_share = nic > server.nic_capacity_ru ? server.nic_capacity_ru / nic : 1;
+  const double intra_factor = std::max(1.0, intra / server.intra_capacity_ru);
+  if (nic_share == server.nic_share && intra_factor == server.intra_factor) return;
+  server.nic_share = nic_share;
+  server.intra_factor = intra_factor;
   markChanged(s);
 }
 

@@ -154,6 +154,7 @@ class Engine {
   void enterComm(JobIndex j, double now, double comm_start_s, double progress_s, double slowdown);
   void closeSegment(JobIndex j, double now);
   void updatePhaseLevel(double now);
+  void reconsiderPhaseLevel(JobIndex j, double now);
 
   // fast_forward.cpp
   bool fastForward() const { return phase_level_ && config_.fast_forward_tolerance > 0; }

@@ -352,14 +352,18 @@ void Engine::resumeMember(JobIndex k, double now) {
 /// Resumes a steady job, and with it the rest of its group.
 void Engine::resume(JobIndex k, double now) {
   const std::uint32_t group = state_[k].steady_group;
+  std::vector<JobIndex> members;
   if (group == kLocalGroup) {
-    resumeMember(k, now);
+    members.push_back(k);
   } else {
-    for (JobIndex member : steady_groups_[group]) resumeMember(member, now);
-    steady_groups_[group].clear();
+    members.swap(steady_groups_[group]);
     free_groups_.push_back(group);
   }
+  for (JobIndex member : members) resumeMember(member, now);
   updatePhaseLevel(now);
+  // A member resumed mid-communication runs at its mean slowdown until the model's factor takes
+  // over, now: the update above reaches it only if its servers' factors changed.
+  for (JobIndex member : members) reconsiderPhaseLevel(member, now);
 }
 
 }  // namespace mosim::detail

@@ -83,17 +83,19 @@ void Engine::updatePhaseLevel(double now) {
     return;
   }
   // Fast-forward gives up bit-compatibility anyway: only jobs whose factor changed are touched.
-  const auto reconsider = [&](JobIndex j) {
-    if (state_[j].phase == Phase::Comm && modelSlowdown(j) != state_[j].slowdown)
-      closeSegment(j, now);
-  };
   if (config_.full_recompute) {
     network_.takeChangedServers(changed_servers_);
     touched_jobs_.assign(communicating_.begin(), communicating_.end());
-    for (JobIndex j : touched_jobs_) reconsider(j);
+    for (JobIndex j : touched_jobs_) reconsiderPhaseLevel(j, now);
   } else {
-    for (JobIndex j : jobsOnChangedServers()) reconsider(j);
+    for (JobIndex j : jobsOnChangedServers()) reconsiderPhaseLevel(j, now);
   }
+}
+
+/// Fast-forward: a communicating job moves to the model's factor if it is not at it already.
+void Engine::reconsiderPhaseLevel(JobIndex j, double now) {
+  if (state_[j].phase == Phase::Comm && modelSlowdown(j) != state_[j].slowdown)
+    closeSegment(j, now);
 }
 
 }  // namespace mosim::detail
