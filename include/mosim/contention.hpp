@@ -1,6 +1,7 @@
 // Contention models: how much co-running jobs slow a job's networking time.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -39,7 +40,19 @@ using ContentionRegistry = Registry<ContentionModel, const ContentionParams&>;
 std::unique_ptr<ContentionModel> makeContentionModel(const std::string& name,
                                                      const ContentionParams& params);
 
-/// The largest NIC factor D_s / max(A_s, MIN_BW) over the job's servers (Eq. 9–10), at least 1.
-double nicSlowdown(const NetworkState& network, JobIndex job, double min_bandwidth_Bps);
+/// The NIC factor D_s / max(A_s, MIN_BW) of a job's share of a server (Eq. 9).
+inline double nicFactor(const NetworkState& network, const ServerShare& share,
+                        double min_bandwidth_ru) {
+  return share.nic_demand_ru / std::max(network.allocated_ru(share), min_bandwidth_ru);
+}
+
+/// The largest NIC factor over the job's servers (Eq. 10), at least 1.
+inline double nicSlowdown(const NetworkState& network, JobIndex job, double min_bandwidth_Bps) {
+  const double min_bandwidth_ru = network.toRateUnits(min_bandwidth_Bps);
+  double slowdown = 1;
+  for (const auto& share : network.shares(job))
+    slowdown = std::max(slowdown, nicFactor(network, share, min_bandwidth_ru));
+  return slowdown;
+}
 
 }  // namespace mosim

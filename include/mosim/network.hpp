@@ -60,7 +60,11 @@ class NetworkState {
   double intraFactor(ServerIndex s) const { return servers_[s].intra_factor; }
 
   /// A_J,s of Eq. 8: the job's NIC demand, scaled down in proportion when the NIC is oversubscribed.
-  double allocated_ru(const ServerShare& share) const;
+  /// R * (C / total), in this order, as the artifact computes it (R * 1 is R exactly). Inline, as
+  /// the factors below: phase-level models evaluate them for every server of every job reached.
+  double allocated_ru(const ServerShare& share) const {
+    return share.nic_demand_ru * servers_[share.server].nic_share;
+  }
 
   /// Change stamps, so that callers can cache what they derive from a job's servers: stamp() grows
   /// whenever a server's jobs, NIC share (allocated_ru) or intra-server factor change, and
@@ -68,7 +72,11 @@ class NetworkState {
   /// Demand totals that change below saturation change no stamp: they change no contention factor,
   /// and on a large cluster most communication phases start and end on unsaturated servers.
   std::uint64_t stamp() const { return stamp_; }
-  bool changedSince(JobIndex job, std::uint64_t stamp) const;
+  bool changedSince(JobIndex job, std::uint64_t stamp) const {
+    for (const auto& share : shares_[job])
+      if (servers_[share.server].changed_at > stamp) return true;
+    return false;
+  }
   /// Moves the servers that changed since the last call, each once, into `servers` (whose
   /// previous contents are dropped and whose memory is reused).
   void takeChangedServers(std::vector<ServerIndex>& servers);

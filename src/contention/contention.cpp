@@ -16,14 +16,4 @@ std::unique_ptr<ContentionModel> makeContentionModel(const std::string& name,
 
 bool ContentionModel::canCongest(const NetworkState&, ServerIndex) const { return true; }
 
-double nicSlowdown(const NetworkState& network, JobIndex job, double min_bandwidth_Bps) {
-  const double min_bandwidth_ru = network.toRateUnits(min_bandwidth_Bps);
-  double slowdown = 1;
-  for (const auto& share : network.shares(job)) {
-    const double allocated_ru = std::max(network.allocated_ru(share), min_bandwidth_ru);
-    slowdown = std::max(slowdown, share.nic_demand_ru / allocated_ru);
-  }
-  return slowdown;
-}
-
 }  // namespace mosim

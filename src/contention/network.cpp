@@ -117,15 +117,4 @@ void NetworkState::takeChangedServers(std::vector<ServerIndex>& servers) {
   servers.swap(changed_);
 }
 
-bool NetworkState::changedSince(JobIndex job, std::uint64_t stamp) const {
-  for (const auto& share : shares_[job])
-    if (servers_[share.server].changed_at > stamp) return true;
-  return false;
-}
-
-// R * (C / total), in this order, as the artifact computes it (R * 1 is R exactly).
-double NetworkState::allocated_ru(const ServerShare& share) const {
-  return share.nic_demand_ru * servers_[share.server].nic_share;
-}
-
 }  // namespace mosim
