@@ -1,6 +1,10 @@
 // A min-heap of pending events with at most one event per slot (a job, or the scheduler), so an
 // event can be moved in place when a job's expected end changes. Events are ordered by
 // (time, priority, slot): simultaneous events never depend on the history of the heap.
+//
+// The phase-level model moves every communicating job's event at every phase boundary, so the
+// heap holds the events themselves (no indirection when comparing), and a moved event is sifted
+// only in the direction it moved.
 #pragma once
 
 #include <cstdint>
@@ -18,25 +22,30 @@ class EventQueue {
     Slot slot;
   };
 
-  explicit EventQueue(std::size_t slots) : events_(slots), position_(slots, kAbsent) {}
+  explicit EventQueue(std::size_t slots) : position_(slots, kAbsent) {}
 
   bool empty() const { return heap_.empty(); }
   bool pending(Slot slot) const { return position_[slot] != kAbsent; }
-  const Event& event(Slot slot) const { return events_[slot]; }
-  const Event& top() const { return events_[heap_.front()]; }
+  /// The slot's pending event (only while pending(slot)).
+  const Event& event(Slot slot) const { return heap_[position_[slot]]; }
+  const Event& top() const { return heap_.front(); }
 
   /// Adds the slot's event, or moves it if one is pending.
   void schedule(Slot slot, double time_s, std::uint8_t priority) {
-    const bool pending_here = position_[slot] != kAbsent;
-    if (pending_here && events_[slot].time_s == time_s && events_[slot].priority == priority)
-      return;  // unchanged: the common case when a recompute leaves a job's end where it was
-    events_[slot] = Event{time_s, priority, slot};
-    if (!pending_here) {
-      position_[slot] = heap_.size();
-      heap_.push_back(slot);
+    const Event moved{time_s, priority, slot};
+    if (!pending(slot)) {
+      heap_.push_back(moved);
+      siftUp(heap_.size() - 1, moved);
+      return;
     }
-    const std::size_t at = siftUp(position_[slot]);
-    siftDown(at);
+    const std::size_t at = position_[slot];
+    const Event& old = heap_[at];
+    if (old.time_s == time_s && old.priority == priority)
+      return;  // unchanged: the common case when a recompute leaves a job's end where it was
+    if (before(moved, old))
+      siftUp(at, moved);
+    else
+      siftDown(at, moved);
   }
 
   Event pop() {
@@ -50,59 +59,58 @@ class EventQueue {
   }
 
  private:
-  static constexpr std::size_t kAbsent = std::numeric_limits<std::size_t>::max();
+  static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
 
-  bool before(Slot a, Slot b) const {
-    const Event& x = events_[a];
-    const Event& y = events_[b];
+  static bool before(const Event& x, const Event& y) {
     if (x.time_s != y.time_s) return x.time_s < y.time_s;
     if (x.priority != y.priority) return x.priority < y.priority;
     return x.slot < y.slot;
   }
 
-  void place(std::size_t at, Slot slot) {
-    heap_[at] = slot;
-    position_[slot] = at;
+  void place(std::size_t at, const Event& event) {
+    heap_[at] = event;
+    position_[event.slot] = static_cast<std::uint32_t>(at);
   }
 
-  std::size_t siftUp(std::size_t at) {
-    const Slot slot = heap_[at];
+  /// Puts `event` at the hole `at` or above it, moving the later parents down.
+  void siftUp(std::size_t at, const Event& event) {
     while (at > 0) {
       const std::size_t parent = (at - 1) / 2;
-      if (!before(slot, heap_[parent])) break;
+      if (!before(event, heap_[parent])) break;
       place(at, heap_[parent]);
       at = parent;
     }
-    place(at, slot);
-    return at;
+    place(at, event);
   }
 
-  void siftDown(std::size_t at) {
-    const Slot slot = heap_[at];
+  /// Puts `event` at the hole `at` or below it, moving the earlier children up.
+  void siftDown(std::size_t at, const Event& event) {
+    const std::size_t size = heap_.size();
     for (;;) {
       std::size_t child = 2 * at + 1;
-      if (child >= heap_.size()) break;
-      if (child + 1 < heap_.size() && before(heap_[child + 1], heap_[child])) ++child;
-      if (!before(heap_[child], slot)) break;
+      if (child >= size) break;
+      if (child + 1 < size && before(heap_[child + 1], heap_[child])) ++child;
+      if (!before(heap_[child], event)) break;
       place(at, heap_[child]);
       at = child;
     }
-    place(at, slot);
+    place(at, event);
   }
 
   void removeAt(std::size_t at) {
-    const Slot removed = heap_[at];
-    const Slot last = heap_.back();
+    const Event removed = heap_[at];
+    const Event last = heap_.back();
     heap_.pop_back();
-    position_[removed] = kAbsent;
+    position_[removed.slot] = kAbsent;
     if (at == heap_.size()) return;
-    place(at, last);
-    siftDown(siftUp(at));
+    if (before(last, removed))
+      siftUp(at, last);
+    else
+      siftDown(at, last);
   }
 
-  std::vector<Event> events_;
-  std::vector<std::size_t> position_;
-  std::vector<Slot> heap_;
+  std::vector<Event> heap_;
+  std::vector<std::uint32_t> position_;
 };
 
 }  // namespace mosim::detail
