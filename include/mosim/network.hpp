@@ -57,13 +57,13 @@ class NetworkState {
   double intraPlacedDemand_ru(ServerIndex s) const { return servers_[s].intra_placed_ru; }
   /// max(1, Σ I_k,s / IC): the factor the server's intra-server links put on communication, 1
   /// until they are saturated.
-  double intraFactor(ServerIndex s) const { return servers_[s].intra_factor; }
+  double intraFactor(ServerIndex s) const { return factors_[s].intra_factor; }
 
   /// A_J,s of Eq. 8: the job's NIC demand, scaled down in proportion when the NIC is oversubscribed.
   /// R * (C / total), in this order, as the artifact computes it (R * 1 is R exactly). Inline, as
   /// the factors below: phase-level models evaluate them for every server of every job reached.
   double allocated_ru(const ServerShare& share) const {
-    return share.nic_demand_ru * servers_[share.server].nic_share;
+    return share.nic_demand_ru * factors_[share.server].nic_share;
   }
 
   /// Change stamps, so that callers can cache what they derive from a job's servers: stamp() grows
@@ -74,7 +74,7 @@ class NetworkState {
   std::uint64_t stamp() const { return stamp_; }
   bool changedSince(JobIndex job, std::uint64_t stamp) const {
     for (const auto& share : shares_[job])
-      if (servers_[share.server].changed_at > stamp) return true;
+      if (factors_[share.server].changed_at > stamp) return true;
     return false;
   }
   /// Moves the servers that changed since the last call, each once, into `servers` (whose
@@ -96,8 +96,12 @@ class NetworkState {
     double intra_demand_ru = 0;
     double nic_placed_ru = 0;
     double intra_placed_ru = 0;
-    double nic_share = 1;   // C / total when the NIC is oversubscribed, else 1 (Eq. 8)
-    double intra_factor = 1;  // max(1, intra_demand / intra_capacity)
+  };
+  /// What contention factors read of a server, apart from the rest: every factor evaluation reads
+  /// it for each of the job's servers, and a dense array of it stays in the closest cache.
+  struct Factors {
+    double nic_share = 1;          // C / total when the NIC is oversubscribed, else 1 (Eq. 8)
+    double intra_factor = 1;       // max(1, intra_demand / intra_capacity)
     std::uint64_t changed_at = 0;  // stamp of the last change
   };
   void recomputeDemand(ServerIndex s);
@@ -109,6 +113,7 @@ class NetworkState {
   std::uint64_t taken_at_ = 0;              // stamp when changed_ was last taken
   std::vector<ServerIndex> changed_;
   std::vector<Server> servers_;
+  std::vector<Factors> factors_;  // factors_[s] belongs to servers_[s]
   std::vector<std::vector<ServerShare>> shares_;
   std::vector<double> demand_weight_;
 };

@@ -25,6 +25,7 @@ NetworkState::NetworkState(const ClusterSpec& spec, std::size_t jobs, double rat
     state.intra_capacity_ru = toRateUnits(server.intra_Bps);
     servers_.push_back(std::move(state));
   }
+  factors_.resize(servers_.size());
 }
 
 void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net_rate_Bps) {
@@ -90,9 +91,10 @@ void NetworkState::recomputeDemand(ServerIndex s) {
   // Formed once per change rather than once per job: the same divisions give the same bits.
   const double nic_share = nic > server.nic_capacity_ru ? server.nic_capacity_ru / nic : 1;
   const double intra_factor = std::max(1.0, intra / server.intra_capacity_ru);
-  if (nic_share == server.nic_share && intra_factor == server.intra_factor) return;
-  server.nic_share = nic_share;
-  server.intra_factor = intra_factor;
+  Factors& factors = factors_[s];
+  if (nic_share == factors.nic_share && intra_factor == factors.intra_factor) return;
+  factors.nic_share = nic_share;
+  factors.intra_factor = intra_factor;
   markChanged(s);
 }
 
@@ -107,8 +109,8 @@ void NetworkState::recomputePlacedDemand(ServerIndex s) {
 }
 
 void NetworkState::markChanged(ServerIndex s) {
-  if (servers_[s].changed_at <= taken_at_) changed_.push_back(s);
-  servers_[s].changed_at = ++stamp_;
+  if (factors_[s].changed_at <= taken_at_) changed_.push_back(s);
+  factors_[s].changed_at = ++stamp_;
 }
 
 void NetworkState::takeChangedServers(std::vector<ServerIndex>& servers) {
