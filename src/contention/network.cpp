@@ -80,10 +80,12 @@ void NetworkState::setDemandWeight(JobIndex job, double weight) {
 void NetworkState::recomputeDemand(ServerIndex s) {
   Server& server = servers_[s];
   double nic = 0, intra = 0;
+  // Without a branch on the weight (which phases make unpredictable): demands are finite and
+  // non-negative, so a job that demands nothing adds +0.0, which leaves a non-negative sum as it
+  // is; x * 1.0 is x. The exact model's sums are unchanged.
   for (std::size_t i = 0; i < server.jobs.size(); ++i) {
     const double weight = demand_weight_[server.jobs[i]];
-    if (weight == 0) continue;
-    nic += server.demands[i].nic_ru * weight;  // x * 1.0 is x: the exact model's sums are unchanged
+    nic += server.demands[i].nic_ru * weight;
     intra += server.demands[i].intra_ru * weight;
   }
   server.nic_demand_ru = nic;
