@@ -274,7 +274,10 @@ until [ "$(field "$requeue_job" JobState)" = RUNNING ] && [ "$(field "$requeue_j
   deadline "waiting for job $requeue_job to run again"
   sleep 0.1
 done
-wait_journaled requeue.h5 $((first + 5)) "$requeue_job"
+# Counted once the second start runs: the first went on journaling until the requeue ended it, and
+# a warning before the second start's own points would hit srun while it launches the step.
+restarted=$(journaled requeue.h5)
+wait_journaled requeue.h5 $((restarted + 3)) "$requeue_job"
 second=$(journaled requeue.h5)
 scancel --batch --signal=USR1 "$requeue_job"
 note "sent USR1 to job $requeue_job with $second points journaled"
@@ -299,8 +302,8 @@ same direct-slow.h5 keep.h5
 [ "$(field "$requeue_job" Restarts)" = 2 ] || die "job $requeue_job should have restarted twice: Restarts=$(field "$requeue_job" Restarts)"
 log=mosim-sweep-$requeue_job.out
 grep -q "time limit near: requeueing job $requeue_job" "$log" || die "the USR1 trap did not requeue: $(cat "$log")"
-# The second start computed points (the journals grew from $first to $second while it ran); the
-# third must take at least those from the journals. (Not counted from the starts' "resuming" lines:
+# The second start computed points (the journals grew from $restarted to $second while it ran);
+# the third must take at least those from the journals. (Not counted from the starts' "resuming" lines:
 # srun may drop the last output of a step that a requeue kills.)
 from_journals=$(grep -oE '[0-9]+ from journals' "$log" | tail -1 | cut -d' ' -f1)
 [ "${from_journals:-0}" -ge "$second" ] ||
