@@ -77,6 +77,9 @@ class NetworkState {
       if (factors_[share.server].changed_at > stamp) return true;
     return false;
   }
+  /// The stamp of the server's last change: a job on it whose cache is older is out of date,
+  /// which callers reaching the job through that server can tell without scanning its servers.
+  std::uint64_t changedAt(ServerIndex s) const { return factors_[s].changed_at; }
   /// Moves the servers that changed since the last call, each once, into `servers` (whose
   /// previous contents are dropped and whose memory is reused).
   void takeChangedServers(std::vector<ServerIndex>& servers);

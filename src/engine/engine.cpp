@@ -211,12 +211,23 @@ void Engine::onComplete(JobIndex j, double now) {
 /// The contention model's factor for a job, recomputed only when one of its servers changed.
 double Engine::modelSlowdown(JobIndex j) {
   JobState& job = state_[j];
-  if (config_.full_recompute || job.model_stamp == 0 ||
-      network_.changedSince(j, job.model_stamp)) {
+  if (config_.full_recompute || job.model_stamp == 0 || modelOutOfDate(j)) {
     job.model_slowdown = model_->slowdown(network_, j);
     job.model_stamp = network_.stamp();
   }
   return job.model_slowdown;
+}
+
+/// Whether one of the job's servers changed after its cached factor was computed.
+bool Engine::modelOutOfDate(JobIndex j) const {
+  const JobState& job = state_[j];
+  // Nothing changed anywhere since: the common case of a factor asked for twice in one update
+  // (reconsidered, then its segment closed), which would otherwise scan all its servers.
+  if (job.model_stamp == network_.stamp()) return false;
+  // Reached through a server that changed after the factor was computed: out of date, no scan
+  // needed (a job's servers stay its own while it runs, and change stamps only grow).
+  if (job.reached_change > job.model_stamp) return true;
+  return network_.changedSince(j, job.model_stamp);
 }
 
 const std::vector<JobIndex>& Engine::jobsOnChangedServers() {
@@ -224,9 +235,15 @@ const std::vector<JobIndex>& Engine::jobsOnChangedServers() {
   ++update_count_;
   touched_jobs_.clear();
   for (ServerIndex s : changed_servers_) {
+    const std::uint64_t changed_at = network_.changedAt(s);
     for (JobIndex j : network_.jobsOn(s)) {
-      if (state_[j].visited_in_update == update_count_) continue;
-      state_[j].visited_in_update = update_count_;
+      JobState& job = state_[j];
+      if (job.visited_in_update == update_count_) {
+        job.reached_change = std::max(job.reached_change, changed_at);
+        continue;
+      }
+      job.visited_in_update = update_count_;
+      job.reached_change = changed_at;
       touched_jobs_.push_back(j);
     }
   }

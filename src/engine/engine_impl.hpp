@@ -70,6 +70,9 @@ struct JobState {
   double model_slowdown = 1;
   std::uint64_t model_stamp = 0;
   std::uint64_t visited_in_update = 0;  // dedupes a job reached through several servers
+  // The latest change stamp of a server it was last reached through by an update; a stamp of one
+  // of its own servers, so a value above model_stamp proves the cached factor out of date.
+  std::uint64_t reached_change = 0;
 
   // Job-level progress (§6.1): fractional iterations, booked whenever the slowdown changes.
   double iterations_done = 0;
@@ -136,6 +139,7 @@ class Engine {
   void onStart(JobIndex j, double now);
   void onComplete(JobIndex j, double now);
   double modelSlowdown(JobIndex j);
+  bool modelOutOfDate(JobIndex j) const;
   /// Jobs on the servers that changed since the last update, each once.
   const std::vector<JobIndex>& jobsOnChangedServers();
   JobResult resultOf(JobIndex j) const;
