@@ -230,6 +230,13 @@ bool Engine::modelOutOfDate(JobIndex j) const {
   return network_.changedSince(j, job.model_stamp);
 }
 
+/// The jobs whose factor updates ask for: those training (job level) or communicating (phase
+/// level). Reconsidering any other does nothing.
+bool Engine::factorAskedFor(JobIndex j) const {
+  return state_[j].phase == (phase_level_ ? Phase::Comm : Phase::Training);
+}
+
+/// Only those whose factor updates ask for: most jobs on a changed server are computing.
 const std::vector<JobIndex>& Engine::jobsOnChangedServers() {
   network_.takeChangedServers(changed_servers_);
   ++update_count_;
@@ -238,6 +245,7 @@ const std::vector<JobIndex>& Engine::jobsOnChangedServers() {
     const std::uint64_t changed_at = network_.changedAt(s);
     for (JobIndex j : network_.jobsOn(s)) {
       JobState& job = state_[j];
+      if (!factorAskedFor(j)) continue;
       if (job.visited_in_update == update_count_) {
         job.reached_change = std::max(job.reached_change, changed_at);
         continue;

@@ -59,12 +59,8 @@ struct PeriodTracker {
 };
 
 struct JobState {
+  // First, together: what an update reads of every job on a changed server.
   Phase phase = Phase::Queued;
-  Allocation allocation;
-  double start_s = NAN;  // placement time
-  double end_s = NAN;
-  double compute_s = 0;
-  double comm_s = 0;
   double slowdown = 1;  // S_J in force since the last change
   // The model's latest answer for this job and the network stamp it was computed at.
   double model_slowdown = 1;
@@ -73,6 +69,12 @@ struct JobState {
   // The latest change stamp of a server it was last reached through by an update; a stamp of one
   // of its own servers, so a value above model_stamp proves the cached factor out of date.
   std::uint64_t reached_change = 0;
+
+  Allocation allocation;
+  double start_s = NAN;  // placement time
+  double end_s = NAN;
+  double compute_s = 0;
+  double comm_s = 0;
 
   // Job-level progress (§6.1): fractional iterations, booked whenever the slowdown changes.
   double iterations_done = 0;
@@ -140,7 +142,8 @@ class Engine {
   void onComplete(JobIndex j, double now);
   double modelSlowdown(JobIndex j);
   bool modelOutOfDate(JobIndex j) const;
-  /// Jobs on the servers that changed since the last update, each once.
+  bool factorAskedFor(JobIndex j) const;
+  /// Jobs on the servers that changed since the last update whose factor is asked for, each once.
   const std::vector<JobIndex>& jobsOnChangedServers();
   JobResult resultOf(JobIndex j) const;
 
