@@ -152,6 +152,8 @@ std::vector<ScenarioOption> buildOptions() {
              [](Scenario& s, const std::string& v) { s.min_bandwidth_Bps = positiveBandwidth_Bps(v); }),
       option("fast-forward", "0", "phase-level models: jump over steady stretches when iteration times agree within this fraction (e.g. 0.01); 0 simulates every phase",
              [](Scenario& s, const std::string& v) { s.fast_forward = nonNegative(v); }),
+      option("fast-forward-group", std::to_string(d.fast_forward_group), "fast-forward: the most interacting jobs measured as one group; a larger group's jobs are measured one by one against their neighbours' mean demand, much faster on big busy clusters but tens of percent off (README, Performance)",
+             [](Scenario& s, const std::string& v) { s.fast_forward_group = static_cast<std::size_t>(positiveInt(v)); }),
       // Profiles.
       option("profile", d.profile, "auto: characterize every job without a GPU (see mosim characterize); estimate: a crude estimate from model sizes; or a profile table in mosim's format (model,num_gpus,t_comp_s,t_net_s,net_rate_Bps[,loading_s])", text(&Scenario::profile)),
       option("stack", d.stack, "with --profile auto, the communication stack: testbed (the artifact's Kubernetes pods over TCP, fitted) or nccl (bare NCCL)",
@@ -283,6 +285,7 @@ PreparedScenario prepareScenario(const Scenario& s) {
   config.contention_params.min_bandwidth_Bps = s.min_bandwidth_Bps;
   config.rate_unit_Bps = rateUnit(s);
   config.fast_forward_tolerance = s.fast_forward;
+  config.fast_forward_group = s.fast_forward_group;
 
   // Trace -> workloads -> jobs the cluster can hold -> profiles; every dropped job is counted.
   Trace trace = readOrGenerateTrace(s);

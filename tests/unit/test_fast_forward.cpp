@@ -61,9 +61,10 @@ std::vector<ArtifactCase> artifactCases() {
   return cases;
 }
 
-/// Random traces over the built-in estimated profiles: Poisson arrivals, 1–8 GPUs, durations
-/// from minutes to hours, on 4 x 8 GPUs with a 463 MB/s NIC.
-std::vector<ProfiledJob> randomJobs(std::uint64_t seed, int count, double duration_scale = 1) {
+/// Random traces over the built-in estimated profiles: Poisson arrivals (every mean_gap_s on
+/// average), 1–8 GPUs, durations from minutes to hours.
+std::vector<ProfiledJob> randomJobs(std::uint64_t seed, int count, double duration_scale = 1,
+                                    double mean_gap_s = 200) {
   std::mt19937_64 random(seed);
   auto uniform = [&] { return (static_cast<double>(random() >> 11) + 0.5) * 0x1p-53; };
   const char* models[] = {"alexnet", "resnet44", "resnet110", "densenet40_k12",
@@ -73,7 +74,7 @@ std::vector<ProfiledJob> randomJobs(std::uint64_t seed, int count, double durati
   trace.path = "random";
   double submit_s = 0;
   for (int i = 0; i < count; ++i) {
-    submit_s += -std::log(uniform()) * 200;
+    submit_s += -std::log(uniform()) * mean_gap_s;
     const int gpus = 1 << (random() % 4);
     const double duration_s = duration_scale * (60 + 3600 * uniform() * uniform());
     trace.jobs.push_back(Job{i, models[random() % 12], submit_s, gpus, duration_s, 0,
@@ -82,9 +83,11 @@ std::vector<ProfiledJob> randomJobs(std::uint64_t seed, int count, double durati
   return attachProfiles(trace, *estimatedProfiles(463e6));
 }
 
-SimulationConfig randomConfig(const std::string& placement, const std::string& model) {
+/// Servers of 8 GPUs with a 463 MB/s NIC, 4 by default.
+SimulationConfig randomConfig(const std::string& placement, const std::string& model,
+                              int servers = 4) {
   SimulationConfig config;
-  config.cluster = ClusterSpec::homogeneous(4, 8, 256, 463e6, 16384e6);
+  config.cluster = ClusterSpec::homogeneous(servers, 8, 256, 463e6, 16384e6);
   config.placement = placement;
   config.contention = model;
   return config;
@@ -160,38 +163,52 @@ BOOST_AUTO_TEST_CASE(fast_mode_is_within_half_a_percent_on_the_artifact) {
 // moves a tail statistic such as P99 JCT or makespan by up to ~1.5%. No approximation can be
 // closer to "the" exact answer than that, so here the bound is 0.5% or, where larger, 1.5 times
 // the spread of the exact model under perturbations of 1 ns, 1 us and 1 ms.
+void requireWithinSpread(const std::vector<ProfiledJob>& jobs, SimulationConfig config,
+                         const std::string& name) {
+  const Aggregates exact = aggregate(simulate(jobs, config).jobs);
+  Aggregates spread{};
+  for (const double perturbation_s : {1e-9, 1e-6, 1e-3}) {
+    auto perturbed = jobs;
+    for (auto& job : perturbed) job.profile.loading_s += perturbation_s;
+    const Aggregates other = aggregate(simulate(perturbed, config).jobs);
+    spread.avg_training_s = std::max(spread.avg_training_s, std::abs(other.avg_training_s - exact.avg_training_s));
+    spread.avg_jct_s = std::max(spread.avg_jct_s, std::abs(other.avg_jct_s - exact.avg_jct_s));
+    spread.median_jct_s = std::max(spread.median_jct_s, std::abs(other.median_jct_s - exact.median_jct_s));
+    spread.p99_jct_s = std::max(spread.p99_jct_s, std::abs(other.p99_jct_s - exact.p99_jct_s));
+    spread.makespan_s = std::max(spread.makespan_s, std::abs(other.makespan_s - exact.makespan_s));
+  }
+  config.fast_forward_tolerance = 0.01;
+  const Aggregates fast = aggregate(simulate(jobs, config).jobs);
+  BOOST_TEST_CONTEXT(name) {
+    const auto check = [](double f, double e, double s) {
+      BOOST_TEST(std::abs(f - e) <= std::max(0.005 * e, 1.5 * s),
+                 f << " vs exact " << e << " (exact's own spread " << s << ")");
+    };
+    check(fast.avg_training_s, exact.avg_training_s, spread.avg_training_s);
+    check(fast.avg_jct_s, exact.avg_jct_s, spread.avg_jct_s);
+    check(fast.median_jct_s, exact.median_jct_s, spread.median_jct_s);
+    check(fast.p99_jct_s, exact.p99_jct_s, spread.p99_jct_s);
+    check(fast.makespan_s, exact.makespan_s, spread.makespan_s);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(fast_mode_is_within_half_a_percent_or_the_models_own_spread_on_random_traces) {
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     const auto jobs = randomJobs(seed, 40);
-    for (const char* placement : {"k8s-bin-packing", "k8s-load-balancing"}) {
-      auto config = randomConfig(placement, "mosim");
-      const Aggregates exact = aggregate(simulate(jobs, config).jobs);
-      Aggregates spread{};
-      for (const double perturbation_s : {1e-9, 1e-6, 1e-3}) {
-        auto perturbed = jobs;
-        for (auto& job : perturbed) job.profile.loading_s += perturbation_s;
-        const Aggregates other = aggregate(simulate(perturbed, config).jobs);
-        spread.avg_training_s = std::max(spread.avg_training_s, std::abs(other.avg_training_s - exact.avg_training_s));
-        spread.avg_jct_s = std::max(spread.avg_jct_s, std::abs(other.avg_jct_s - exact.avg_jct_s));
-        spread.median_jct_s = std::max(spread.median_jct_s, std::abs(other.median_jct_s - exact.median_jct_s));
-        spread.p99_jct_s = std::max(spread.p99_jct_s, std::abs(other.p99_jct_s - exact.p99_jct_s));
-        spread.makespan_s = std::max(spread.makespan_s, std::abs(other.makespan_s - exact.makespan_s));
-      }
-      config.fast_forward_tolerance = 0.01;
-      const Aggregates fast = aggregate(simulate(jobs, config).jobs);
-      BOOST_TEST_CONTEXT(placement << "/seed " << seed) {
-        const auto check = [](double f, double e, double s) {
-          BOOST_TEST(std::abs(f - e) <= std::max(0.005 * e, 1.5 * s),
-                     f << " vs exact " << e << " (exact's own spread " << s << ")");
-        };
-        check(fast.avg_training_s, exact.avg_training_s, spread.avg_training_s);
-        check(fast.avg_jct_s, exact.avg_jct_s, spread.avg_jct_s);
-        check(fast.median_jct_s, exact.median_jct_s, spread.median_jct_s);
-        check(fast.p99_jct_s, exact.p99_jct_s, spread.p99_jct_s);
-        check(fast.makespan_s, exact.makespan_s, spread.makespan_s);
-      }
-    }
+    for (const char* placement : {"k8s-bin-packing", "k8s-load-balancing"})
+      requireWithinSpread(jobs, randomConfig(placement, "mosim"),
+                          std::string(placement) + "/seed " + std::to_string(seed));
   }
+}
+
+// A busier, larger cluster: 16 x 8 GPUs, a job every 25 s on average, where groups of more than
+// 16 interacting jobs form. Under the default group limit (64) each is measured as a whole and the
+// bound holds. Measuring those jobs one by one against their neighbours' mean demand (the local
+// mode, which a limit of 16 turns on here) breaks it by 3-5%: the local mode is the approximate
+// part of fast-forward, and must not be the default at this size.
+BOOST_AUTO_TEST_CASE(fast_mode_is_within_the_bound_on_a_busy_cluster_of_128_gpus) {
+  const auto jobs = randomJobs(5, 250, 1, 25);
+  requireWithinSpread(jobs, randomConfig("k8s-bin-packing", "mosim", 16), "16 servers");
 }
 
 // Long jobs: ten random jobs with durations x 200 (days), sharing 4 x 8 GPUs. Fast-forward must
