@@ -159,7 +159,7 @@ class Engine {
   void onIterCompEnd(JobIndex j, double now);
   void onIterCommEnd(JobIndex j, double now);
   void enterComm(JobIndex j, double now, double comm_start_s, double progress_s, double slowdown);
-  void closeSegment(JobIndex j, double now);
+  void closeSegment(JobIndex j, double now, double slowdown);
   void updatePhaseLevel(double now);
   void reconsiderPhaseLevel(JobIndex j, double now);
 
