@@ -81,6 +81,11 @@ void Engine::updatePhaseLevel(double now) {
     // last update (every job's factor was set then, or since, at the same network state).
     network_.takeChangedServers(changed_servers_);
     const bool factors_may_change = !changed_servers_.empty() || config_.full_recompute;
+    // A second update at the same time with the same factors changes no bit: each progress gets
+    // (now - now) / S = +0, and each end is recomputed from the same operands (a job that entered
+    // its communication since had its end computed from them too).
+    if (now == last_exact_update_s_ && !factors_may_change) return;
+    last_exact_update_s_ = now;
     for (JobIndex j : communicating_)
       closeSegment(j, now, factors_may_change ? modelSlowdown(j) : state_[j].slowdown);
     return;
