@@ -159,7 +159,7 @@ class Engine {
   void onIterCompEnd(JobIndex j, double now);
   void onIterCommEnd(JobIndex j, double now);
   void enterComm(JobIndex j, double now, double comm_start_s, double progress_s, double slowdown);
-  void closeSegment(JobIndex j, double now);
+  void closeSegment(JobIndex j, double now, double slowdown);
   void updatePhaseLevel(double now);
   void reconsiderPhaseLevel(JobIndex j, double now);
 
@@ -209,6 +209,7 @@ class Engine {
 
   // Scratch for updates: changed servers and the jobs on them.
   std::uint64_t update_count_ = 0;
+  double last_exact_update_s_ = -1;  // exact phase-level mode: the time of the latest update
   std::vector<ServerIndex> changed_servers_;
   std::vector<JobIndex> touched_jobs_;
   std::vector<std::uint64_t> server_visited_in_update_;

@@ -2,9 +2,9 @@
 // event can be moved in place when a job's expected end changes. Events are ordered by
 // (time, priority, slot): simultaneous events never depend on the history of the heap.
 //
-// The phase-level model moves every communicating job's event at every phase boundary, so the
-// heap holds the events themselves (no indirection when comparing), and a moved event is sifted
-// only in the direction it moved.
+// The phase-level model recomputes every communicating job's event at every phase boundary, so
+// an unchanged event costs one inline comparison, the heap holds the events themselves (no
+// indirection when comparing), and a moved event is sifted only in the direction it moved.
 #pragma once
 
 #include <cstdint>
@@ -32,20 +32,11 @@ class EventQueue {
 
   /// Adds the slot's event, or moves it if one is pending.
   void schedule(Slot slot, double time_s, std::uint8_t priority) {
-    const Event moved{time_s, priority, slot};
-    if (!pending(slot)) {
-      heap_.push_back(moved);
-      siftUp(heap_.size() - 1, moved);
-      return;
-    }
-    const std::size_t at = position_[slot];
-    const Event& old = heap_[at];
-    if (old.time_s == time_s && old.priority == priority)
-      return;  // unchanged: the common case when a recompute leaves a job's end where it was
-    if (before(moved, old))
-      siftUp(at, moved);
-    else
-      siftDown(at, moved);
+    // Inline, the check alone: most calls find the event unchanged (the phase-level model
+    // recomputes every communicating job's end at every update, and few move).
+    const std::uint32_t at = position_[slot];
+    if (at != kAbsent && heap_[at].time_s == time_s && heap_[at].priority == priority) return;
+    insertOrMove(Event{time_s, priority, slot});
   }
 
   Event pop() {
@@ -66,6 +57,10 @@ class EventQueue {
     if (x.priority != y.priority) return x.priority < y.priority;
     return x.slot < y.slot;
   }
+
+  /// Adds or moves the slot's event (event_queue.cpp: out of line, so that schedule's common case
+  /// stays small where it is inlined).
+  void insertOrMove(const Event& event);
 
   void place(std::size_t at, const Event& event) {
     heap_[at] = event;

@@ -62,12 +62,12 @@ void Engine::onIterCommEnd(JobIndex j, double now) {
 }
 
 /// Closes the job's segment at the slowdown in force and reschedules the rest of its
-/// communication at the model's current factor.
-void Engine::closeSegment(JobIndex j, double now) {
+/// communication at `slowdown`, the model's current factor.
+void Engine::closeSegment(JobIndex j, double now, double slowdown) {
   JobState& job = state_[j];
   job.comm_progress_s += (now - job.segment_start_s) / job.slowdown;
   job.segment_start_s = now;
-  job.slowdown = modelSlowdown(j);
+  job.slowdown = slowdown;
   const double remaining_s = std::max(0.0, profile(j).t_net_s - job.comm_progress_s);
   events_.schedule(j, now + remaining_s * job.slowdown, kIterCommEnd);
 }
@@ -76,10 +76,18 @@ void Engine::updatePhaseLevel(double now) {
   if (!fastForward()) {
     // The reference closes every communicating job's segment at every update, even when its
     // factor is unchanged. The dynamics amplify last-bit differences in event times (one ulp
-    // moves the aggregates by ~1e-4), so bit-compatibility needs this same arithmetic; the
-    // factors themselves come from the cache.
+    // moves the aggregates by ~1e-4), so bit-compatibility needs this same arithmetic. The
+    // factors come from the cache, and are not even asked for when no server changed since the
+    // last update (every job's factor was set then, or since, at the same network state).
     network_.takeChangedServers(changed_servers_);
-    for (JobIndex j : communicating_) closeSegment(j, now);
+    const bool factors_may_change = !changed_servers_.empty() || config_.full_recompute;
+    // A second update at the same time with the same factors changes no bit: each progress gets
+    // (now - now) / S = +0, and each end is recomputed from the same operands (a job that entered
+    // its communication since had its end computed from them too).
+    if (now == last_exact_update_s_ && !factors_may_change) return;
+    last_exact_update_s_ = now;
+    for (JobIndex j : communicating_)
+      closeSegment(j, now, factors_may_change ? modelSlowdown(j) : state_[j].slowdown);
     return;
   }
   // Fast-forward gives up bit-compatibility anyway: only jobs whose factor changed are touched.
@@ -94,8 +102,9 @@ void Engine::updatePhaseLevel(double now) {
 
 /// Fast-forward: a communicating job moves to the model's factor if it is not at it already.
 void Engine::reconsiderPhaseLevel(JobIndex j, double now) {
-  if (state_[j].phase == Phase::Comm && modelSlowdown(j) != state_[j].slowdown)
-    closeSegment(j, now);
+  if (state_[j].phase != Phase::Comm) return;
+  const double slowdown = modelSlowdown(j);
+  if (slowdown != state_[j].slowdown) closeSegment(j, now, slowdown);
 }
 
 }  // namespace mosim::detail
