@@ -5,8 +5,9 @@ contention model and input, each run in its own process (so peak memory is the r
 Inputs: the artifact's 32gpu trace (4 x 8 GPUs, ASTRA-sim profiles), the Philly-derived Muri
 traces (Tiresias format, models attached from the default pool) on 256 GPUs, and Philly-like
 synthetic traces (`mosim trace generate`) of 1,000 to 100,000 jobs on 256 and 2,048 GPUs, with the
-arrival rate set for about 70% GPU load. Models: none, fixed, paper, mosim exact and mosim fast
-(--fast-forward 0.01). Runs longer than --timeout are recorded as such.
+arrival rate set for about 70% GPU load. Models: none, fixed, paper, mosim exact, mosim fast
+(--fast-forward 0.01) and mosim fast with groups of more than 16 jobs in local mode
+(--fast-forward-group 16). Runs longer than --timeout are recorded as such.
 
 Writes results.json and scaling.png next to this script, and prints the table (markdown).
 """
@@ -21,7 +22,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = {"none": ["--contention", "none"], "fixed": ["--contention", "fixed"],
           "paper": ["--contention", "paper"], "mosim exact": ["--contention", "mosim"],
-          "mosim fast": ["--contention", "mosim", "--fast-forward", "0.01"]}
+          "mosim fast": ["--contention", "mosim", "--fast-forward", "0.01"],
+          "mosim fast, group 16": ["--contention", "mosim", "--fast-forward", "0.01",
+                                   "--fast-forward-group", "16"]}
 # Philly-like jobs use about 69,000 GPU-seconds on average (mean run time ~14,900 s x ~4.6 GPUs).
 GPU_SECONDS_PER_JOB = 69000.0
 LOAD = 0.7

@@ -204,7 +204,7 @@ BOOST_AUTO_TEST_CASE(fast_mode_is_within_half_a_percent_or_the_models_own_spread
 // A busier, larger cluster: 16 x 8 GPUs, a job every 25 s on average, where groups of more than
 // 16 interacting jobs form. Under the default group limit (64) each is measured as a whole and the
 // bound holds. Measuring those jobs one by one against their neighbours' mean demand (the local
-// mode, which a limit of 16 turns on here) breaks it by 3-5%: the local mode is the approximate
+// mode, which a limit of 16 turns on here) breaks it (2-4% off): the local mode is the approximate
 // part of fast-forward, and must not be the default at this size.
 BOOST_AUTO_TEST_CASE(fast_mode_is_within_the_bound_on_a_busy_cluster_of_128_gpus) {
   const auto jobs = randomJobs(5, 250, 1, 25);
