@@ -17,9 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+from run_scale import GPU_SECONDS_PER_JOB  # gpus / this is the full-load arrival rate
+
 AGGREGATES = ["avg_training", "avg_jct", "median_jct", "p99_jct", "makespan"]
-# Philly-like jobs use about 69,000 GPU-seconds on average: gpus / this is the full-load rate.
-GPU_SECONDS_PER_JOB = 69000.0
 
 
 def run(mosim, trace, out, servers, extra):

@@ -41,7 +41,7 @@ struct Scenario {
   double fixed_ratio = 0.10;
   double min_bandwidth_Bps = 10e6;
   double fast_forward = 0;
-  std::size_t fast_forward_group = 64;
+  std::size_t fast_forward_group = SimulationConfig{}.fast_forward_group;
 
   // Profiles: "auto" characterizes each job without a GPU (the default), "estimate" is the crude
   // size-based estimate of example.hpp, anything else is a table in mosim's format; or the

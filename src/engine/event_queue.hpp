@@ -39,14 +39,14 @@ class EventQueue {
     insertOrMove(Event{time_s, priority, slot});
   }
 
+  /// Removes and returns the earliest event: the last one fills the root's hole from above.
   Event pop() {
     const Event first = top();
-    removeAt(0);
+    const Event last = heap_.back();
+    heap_.pop_back();
+    position_[first.slot] = kAbsent;
+    if (!heap_.empty()) siftDown(0, last);
     return first;
-  }
-
-  void cancel(Slot slot) {
-    if (pending(slot)) removeAt(position_[slot]);
   }
 
  private:
@@ -90,18 +90,6 @@ class EventQueue {
       at = child;
     }
     place(at, event);
-  }
-
-  void removeAt(std::size_t at) {
-    const Event removed = heap_[at];
-    const Event last = heap_.back();
-    heap_.pop_back();
-    position_[removed.slot] = kAbsent;
-    if (at == heap_.size()) return;
-    if (before(last, removed))
-      siftUp(at, last);
-    else
-      siftDown(at, last);
   }
 
   std::vector<Event> heap_;

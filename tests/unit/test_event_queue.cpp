@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE event_queue
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+
 #include "engine/event_queue.hpp"
 
 using mosim::detail::EventQueue;
@@ -20,7 +22,7 @@ BOOST_AUTO_TEST_CASE(ties_break_by_priority_then_slot) {
   BOOST_TEST(order == expected, boost::test_tools::per_element());
 }
 
-// One pending event per slot: scheduling again moves it, cancel removes it.
+// One pending event per slot: scheduling again moves it.
 BOOST_AUTO_TEST_CASE(rescheduling_moves_the_pending_event) {
   EventQueue queue(3);
   queue.schedule(0, 5, 0);
@@ -28,34 +30,45 @@ BOOST_AUTO_TEST_CASE(rescheduling_moves_the_pending_event) {
   queue.schedule(2, 4, 0);
   queue.schedule(1, 10, 0);  // later
   queue.schedule(2, 1, 0);   // earlier
-  queue.cancel(0);
-  BOOST_TEST(!queue.pending(0));
   BOOST_TEST(queue.pop().slot == 2u);
+  BOOST_TEST(!queue.pending(2));
+  BOOST_TEST(queue.pop().slot == 0u);
   const auto last = queue.pop();
   BOOST_TEST(last.slot == 1u);
   BOOST_TEST(last.time_s == 10);
   BOOST_TEST(queue.empty());
 }
 
-// Many random moves keep the heap ordered.
-BOOST_AUTO_TEST_CASE(random_operations_keep_order) {
+// Random schedules, moves and pops, as the engine makes them: every pop returns the earliest
+// pending event by (time, priority, slot), checked against a plain list of the pending events.
+BOOST_AUTO_TEST_CASE(random_operations_pop_the_earliest_event) {
   EventQueue queue(200);
+  std::map<EventQueue::Slot, std::pair<double, int>> pending;  // slot -> (time, priority)
   std::uint64_t state = 12345;
   auto next = [&] { return (state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33; };
-  for (int i = 0; i < 5000; ++i) {
-    const auto slot = static_cast<EventQueue::Slot>(next() % 200);
-    if (next() % 5 == 0)
-      queue.cancel(slot);
-    else
-      queue.schedule(slot, static_cast<double>(next() % 1000), static_cast<std::uint8_t>(next() % 5));
-  }
-  double last_time = -1;
-  int last_priority = -1;
-  while (!queue.empty()) {
+  const auto popEarliest = [&] {
+    auto earliest = pending.begin();
+    for (auto it = pending.begin(); it != pending.end(); ++it)
+      if (it->second < earliest->second) earliest = it;  // ties: the lower slot, seen first
     const auto event = queue.pop();
-    BOOST_TEST((event.time_s > last_time ||
-                (event.time_s == last_time && event.priority >= last_priority)));
-    last_time = event.time_s;
-    last_priority = event.priority;
+    BOOST_TEST_REQUIRE(event.slot == earliest->first);
+    BOOST_TEST(event.time_s == earliest->second.first);
+    pending.erase(earliest);
+  };
+  int pops = 0;
+  for (int i = 0; i < 20000; ++i) {
+    if (next() % 3 == 0 && !pending.empty()) {
+      popEarliest();
+      ++pops;
+    } else {
+      const auto slot = static_cast<EventQueue::Slot>(next() % 200);
+      const double time_s = static_cast<double>(next() % 1000);
+      const int priority = static_cast<int>(next() % 5);
+      queue.schedule(slot, time_s, static_cast<std::uint8_t>(priority));
+      pending[slot] = {time_s, priority};
+    }
   }
+  BOOST_TEST(pops > 5000);
+  while (!pending.empty()) popEarliest();
+  BOOST_TEST(queue.empty());
 }

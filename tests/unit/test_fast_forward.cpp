@@ -103,14 +103,17 @@ void requireIdentical(const SimulationResult& a, const SimulationResult& b, cons
   }
 }
 
+/// The aggregates the bounds apply to, with their names for messages.
+constexpr std::pair<double Aggregates::*, const char*> kCompared[] = {
+    {&Aggregates::avg_training_s, "avg training"}, {&Aggregates::avg_jct_s, "avg JCT"},
+    {&Aggregates::median_jct_s, "median JCT"},     {&Aggregates::p99_jct_s, "P99 JCT"},
+    {&Aggregates::makespan_s, "makespan"}};
+
 void requireClose(const Aggregates& fast, const Aggregates& exact, double bound, const std::string& name) {
   BOOST_TEST_CONTEXT(name) {
-    for (const auto& [f, e] : {std::pair{fast.avg_training_s, exact.avg_training_s},
-                               std::pair{fast.avg_jct_s, exact.avg_jct_s},
-                               std::pair{fast.median_jct_s, exact.median_jct_s},
-                               std::pair{fast.p99_jct_s, exact.p99_jct_s},
-                               std::pair{fast.makespan_s, exact.makespan_s}})
-      BOOST_TEST(std::abs(f - e) <= bound * e, f << " vs exact " << e);
+    for (const auto& [field, label] : kCompared)
+      BOOST_TEST(std::abs(fast.*field - exact.*field) <= bound * exact.*field,
+                 label << ": " << fast.*field << " vs exact " << exact.*field);
   }
 }
 
@@ -171,24 +174,16 @@ void requireWithinSpread(const std::vector<ProfiledJob>& jobs, SimulationConfig 
     auto perturbed = jobs;
     for (auto& job : perturbed) job.profile.loading_s += perturbation_s;
     const Aggregates other = aggregate(simulate(perturbed, config).jobs);
-    spread.avg_training_s = std::max(spread.avg_training_s, std::abs(other.avg_training_s - exact.avg_training_s));
-    spread.avg_jct_s = std::max(spread.avg_jct_s, std::abs(other.avg_jct_s - exact.avg_jct_s));
-    spread.median_jct_s = std::max(spread.median_jct_s, std::abs(other.median_jct_s - exact.median_jct_s));
-    spread.p99_jct_s = std::max(spread.p99_jct_s, std::abs(other.p99_jct_s - exact.p99_jct_s));
-    spread.makespan_s = std::max(spread.makespan_s, std::abs(other.makespan_s - exact.makespan_s));
+    for (const auto& [field, label] : kCompared)
+      spread.*field = std::max(spread.*field, std::abs(other.*field - exact.*field));
   }
   config.fast_forward_tolerance = 0.01;
   const Aggregates fast = aggregate(simulate(jobs, config).jobs);
   BOOST_TEST_CONTEXT(name) {
-    const auto check = [](double f, double e, double s) {
-      BOOST_TEST(std::abs(f - e) <= std::max(0.005 * e, 1.5 * s),
-                 f << " vs exact " << e << " (exact's own spread " << s << ")");
-    };
-    check(fast.avg_training_s, exact.avg_training_s, spread.avg_training_s);
-    check(fast.avg_jct_s, exact.avg_jct_s, spread.avg_jct_s);
-    check(fast.median_jct_s, exact.median_jct_s, spread.median_jct_s);
-    check(fast.p99_jct_s, exact.p99_jct_s, spread.p99_jct_s);
-    check(fast.makespan_s, exact.makespan_s, spread.makespan_s);
+    for (const auto& [field, label] : kCompared)
+      BOOST_TEST(std::abs(fast.*field - exact.*field) <= std::max(0.005 * exact.*field, 1.5 * spread.*field),
+                 label << ": " << fast.*field << " vs exact " << exact.*field << " (exact's own spread "
+                       << spread.*field << ")");
   }
 }
 
