@@ -40,17 +40,30 @@ using ContentionRegistry = Registry<ContentionModel, const ContentionParams&>;
 std::unique_ptr<ContentionModel> makeContentionModel(const std::string& name,
                                                      const ContentionParams& params);
 
-/// The NIC factor D_s / max(A_s, MIN_BW) of a job's share of a server (Eq. 9).
+/// The NIC factor D_s / max(A_s, MIN_BW) of a job's share of a server (Eq. 9), or 1 where that is
+/// at most 1 because the NIC is not oversubscribed (A_s = D_s): Eq. 10 takes max(1, ...) anyway,
+/// and most of a large cluster's NICs are not.
 inline double nicFactor(const NetworkState& network, const ServerShare& share,
                         double min_bandwidth_ru) {
+  if (!network.oversubscribed(share.server)) return 1;
   return share.nic_demand_ru / std::max(network.allocated_ru(share), min_bandwidth_ru);
 }
 
-/// The largest NIC factor over the job's servers (Eq. 10), at least 1.
-inline double nicSlowdown(const NetworkState& network, JobIndex job, double min_bandwidth_Bps) {
-  const double min_bandwidth_ru = network.toRateUnits(min_bandwidth_Bps);
+/// The largest NIC factor over the job's servers (Eq. 10), at least 1. When the job demands the
+/// same D on each of its servers, D / max(D * share, MIN_BW) only falls as the server's share
+/// grows, and rounding keeps that order, so the largest factor is exactly the one at the smallest
+/// share: one division instead of one per server.
+inline double nicSlowdown(const NetworkState& network, JobIndex job, double min_bandwidth_ru) {
+  const auto& shares = network.shares(job);
+  if (network.uniformNicDemand(job)) {
+    double smallest = 1;
+    for (const auto& share : shares) smallest = std::min(smallest, network.nicShare(share.server));
+    if (smallest == 1) return 1;
+    const double demand_ru = shares.front().nic_demand_ru;
+    return std::max(1.0, demand_ru / std::max(demand_ru * smallest, min_bandwidth_ru));
+  }
   double slowdown = 1;
-  for (const auto& share : network.shares(job))
+  for (const auto& share : shares)
     slowdown = std::max(slowdown, nicFactor(network, share, min_bandwidth_ru));
   return slowdown;
 }

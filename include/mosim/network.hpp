@@ -43,15 +43,19 @@ class NetworkState {
 
   bool demanding(JobIndex job) const { return demand_weight_[job] > 0; }
   const std::vector<ServerShare>& shares(JobIndex job) const { return shares_[job]; }
+  /// Whether the job's NIC demand D_s is the same on each of its servers, as a ring spread over
+  /// several servers has (Eq. 7): contention models can then find its largest NIC factor at the
+  /// server with the smallest share.
+  bool uniformNicDemand(JobIndex job) const { return uniform_nic_demand_[job]; }
   /// Placed jobs on a server (loading or training), in placement order.
   const std::vector<JobIndex>& jobsOn(ServerIndex s) const { return servers_[s].jobs; }
 
   double nicCapacity_ru(ServerIndex s) const { return servers_[s].nic_capacity_ru; }
   double intraCapacity_ru(ServerIndex s) const { return servers_[s].intra_capacity_ru; }
   /// Σ D_k,s over the demanding jobs on s (each times its weight).
-  double nicDemand_ru(ServerIndex s) const { return servers_[s].nic_demand_ru; }
+  double nicDemand_ru(ServerIndex s) const { return demandSum(s, &Demand::nic_ru); }
   /// Σ I_k,s over the demanding jobs on s.
-  double intraDemand_ru(ServerIndex s) const { return servers_[s].intra_demand_ru; }
+  double intraDemand_ru(ServerIndex s) const { return demandSum(s, &Demand::intra_ru); }
   /// Σ D_k,s and Σ I_k,s over every job placed on s, demanding or not: the most it can carry.
   double nicPlacedDemand_ru(ServerIndex s) const { return servers_[s].nic_placed_ru; }
   double intraPlacedDemand_ru(ServerIndex s) const { return servers_[s].intra_placed_ru; }
@@ -63,8 +67,13 @@ class NetworkState {
   /// R * (C / total), in this order, as the artifact computes it (R * 1 is R exactly). Inline, as
   /// the factors below: phase-level models evaluate them for every server of every job reached.
   double allocated_ru(const ServerShare& share) const {
-    return share.nic_demand_ru * factors_[share.server].nic_share;
+    return share.nic_demand_ru * nicShare(share.server);
   }
+  /// C / Σ D_k,s when the server's NIC is oversubscribed, else 1: the fraction of its demand each
+  /// job there is allocated (Eq. 8).
+  double nicShare(ServerIndex s) const { return factors_[s].nic_share; }
+  /// Whether the demanding jobs on the server ask more of its NIC than it has (A < D).
+  bool oversubscribed(ServerIndex s) const { return nicShare(s) != 1; }
 
   /// Change stamps, so that callers can cache what they derive from a job's servers: stamp() grows
   /// whenever a server's jobs, NIC share (allocated_ru) or intra-server factor change, and
@@ -95,10 +104,12 @@ class NetworkState {
     double intra_capacity_ru = 0;
     std::vector<JobIndex> jobs;    // in placement order
     std::vector<Demand> demands;   // demands[i] belongs to jobs[i]
-    double nic_demand_ru = 0;
-    double intra_demand_ru = 0;
     double nic_placed_ru = 0;
     double intra_placed_ru = 0;
+    // Whether the placed jobs could exceed the capacity if all demanded at once: else its factor
+    // is 1 and demand changes need no summing.
+    bool nic_can_bind = false;
+    bool intra_can_bind = false;
   };
   /// What contention factors read of a server, apart from the rest: every factor evaluation reads
   /// it for each of the job's servers, and a dense array of it stays in the closest cache.
@@ -107,9 +118,23 @@ class NetworkState {
     double intra_factor = 1;       // max(1, intra_demand / intra_capacity)
     std::uint64_t changed_at = 0;  // stamp of the last change
   };
+  /// Σ rate * weight over the jobs on s, in placement order.
+  double demandSum(ServerIndex s, double Demand::*rate) const {
+    const Server& server = servers_[s];
+    double sum = 0;
+    // Without a branch on the weight (which phases make unpredictable): demands are finite and
+    // non-negative, so a job that demands nothing adds +0.0, which leaves a non-negative sum as
+    // it is; x * 1.0 is x. The artifact's sums, over every placed job, are unchanged.
+    for (std::size_t i = 0; i < server.jobs.size(); ++i)
+      sum += server.demands[i].*rate * demand_weight_[server.jobs[i]];
+    return sum;
+  }
   void recomputeDemand(ServerIndex s);
   void recomputePlacedDemand(ServerIndex s);
-  void markChanged(ServerIndex s);
+  void markChanged(ServerIndex s) {
+    if (factors_[s].changed_at <= taken_at_) changed_.push_back(s);
+    factors_[s].changed_at = ++stamp_;
+  }
 
   double rate_unit_Bps_;
   std::uint64_t stamp_ = 0;
@@ -119,6 +144,7 @@ class NetworkState {
   std::vector<Factors> factors_;  // factors_[s] belongs to servers_[s]
   std::vector<std::vector<ServerShare>> shares_;
   std::vector<double> demand_weight_;
+  std::vector<std::uint8_t> uniform_nic_demand_;
 };
 
 }  // namespace mosim

@@ -17,12 +17,9 @@ class MosimContention final : public ContentionModel {
   ContentionGranularity granularity() const override { return ContentionGranularity::Phase; }
 
   double slowdown(const NetworkState& network, JobIndex job) const override {
-    // One pass over the servers (max is exact, so the order of the terms does not matter).
-    const double min_bandwidth_ru = network.toRateUnits(min_bandwidth_Bps_);
-    double slowdown = 1;
+    double slowdown = nicSlowdown(network, job, network.toRateUnits(min_bandwidth_Bps_));
     for (const auto& share : network.shares(job))
-      slowdown = std::max({slowdown, nicFactor(network, share, min_bandwidth_ru),
-                           network.intraFactor(share.server)});
+      slowdown = std::max(slowdown, network.intraFactor(share.server));
     return slowdown;
   }
 

@@ -18,7 +18,10 @@ double ringNicDemand(int workers_here, int workers, double net_rate) {
 }  // namespace
 
 NetworkState::NetworkState(const ClusterSpec& spec, std::size_t jobs, double rate_unit_Bps)
-    : rate_unit_Bps_(rate_unit_Bps), shares_(jobs), demand_weight_(jobs, 0) {
+    : rate_unit_Bps_(rate_unit_Bps),
+      shares_(jobs),
+      demand_weight_(jobs, 0),
+      uniform_nic_demand_(jobs, 0) {
   for (const auto& server : spec.servers) {
     Server state;
     state.nic_capacity_ru = toRateUnits(server.nic_Bps);
@@ -51,11 +54,13 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
     recomputePlacedDemand(share.server);
     markChanged(share.server);
   }
+  uniform_nic_demand_[job] = std::all_of(shares.begin(), shares.end(), [&](const ServerShare& share) {
+    return share.nic_demand_ru == shares.front().nic_demand_ru;
+  });
   demand_weight_[job] = 0;
 }
 
 void NetworkState::removeJob(JobIndex job) {
-  const bool was_demanding = demand_weight_[job] != 0;
   demand_weight_[job] = 0;
   for (const auto& share : shares_[job]) {
     Server& server = servers_[share.server];
@@ -63,8 +68,8 @@ void NetworkState::removeJob(JobIndex job) {
     server.jobs.erase(server.jobs.begin() + at);  // keeps the placement order
     server.demands.erase(server.demands.begin() + at);
     recomputePlacedDemand(share.server);
+    recomputeDemand(share.server);
     markChanged(share.server);
-    if (was_demanding) recomputeDemand(share.server);
   }
   shares_[job].clear();
 }
@@ -72,33 +77,35 @@ void NetworkState::removeJob(JobIndex job) {
 void NetworkState::setDemandWeight(JobIndex job, double weight) {
   if (demand_weight_[job] == weight) return;
   demand_weight_[job] = weight;
-  for (const auto& share : shares_[job]) recomputeDemand(share.server);
+  for (const auto& share : shares_[job]) {
+    const Server& server = servers_[share.server];
+    if (server.nic_can_bind || server.intra_can_bind) recomputeDemand(share.server);
+  }
 }
 
-// Recomputed from scratch, summing in placement order as the artifact does, so the totals never
-// depend on the history of additions and removals.
+// Summed in placement order, as the artifact does, so that the totals never depend on the history
+// of additions and removals. A total that cannot reach its capacity needs no summing: its factor
+// is 1 whatever the demand.
 void NetworkState::recomputeDemand(ServerIndex s) {
-  Server& server = servers_[s];
-  double nic = 0, intra = 0;
-  // Without a branch on the weight (which phases make unpredictable): demands are finite and
-  // non-negative, so a job that demands nothing adds +0.0, which leaves a non-negative sum as it
-  // is; x * 1.0 is x. The exact model's sums are unchanged.
-  for (std::size_t i = 0; i < server.jobs.size(); ++i) {
-    const double weight = demand_weight_[server.jobs[i]];
-    nic += server.demands[i].nic_ru * weight;
-    intra += server.demands[i].intra_ru * weight;
+  const Server& server = servers_[s];
+  double nic_share = 1, intra_factor = 1;
+  if (server.nic_can_bind) {
+    const double nic = demandSum(s, &Demand::nic_ru);
+    // Formed once per change rather than once per job: the same divisions give the same bits.
+    if (nic > server.nic_capacity_ru) nic_share = server.nic_capacity_ru / nic;
   }
-  server.nic_demand_ru = nic;
-  server.intra_demand_ru = intra;
-  // Formed once per change rather than once per job: the same divisions give the same bits.
-  const double nic_share = nic > server.nic_capacity_ru ? server.nic_capacity_ru / nic : 1;
-  const double intra_factor = std::max(1.0, intra / server.intra_capacity_ru);
+  if (server.intra_can_bind)
+    intra_factor = std::max(1.0, demandSum(s, &Demand::intra_ru) / server.intra_capacity_ru);
   Factors& factors = factors_[s];
   if (nic_share == factors.nic_share && intra_factor == factors.intra_factor) return;
   factors.nic_share = nic_share;
   factors.intra_factor = intra_factor;
   markChanged(s);
 }
+
+// Demand sums have relative rounding errors below n * 2^-53 for n jobs; with this margin a placed
+// total below capacity proves that no sum of demanding jobs, in any order, exceeds it.
+constexpr double kBelowCapacity = 1 - 1e-9;
 
 void NetworkState::recomputePlacedDemand(ServerIndex s) {
   Server& server = servers_[s];
@@ -108,11 +115,8 @@ void NetworkState::recomputePlacedDemand(ServerIndex s) {
     server.nic_placed_ru += demand.nic_ru;
     server.intra_placed_ru += demand.intra_ru;
   }
-}
-
-void NetworkState::markChanged(ServerIndex s) {
-  if (factors_[s].changed_at <= taken_at_) changed_.push_back(s);
-  factors_[s].changed_at = ++stamp_;
+  server.nic_can_bind = server.nic_placed_ru > server.nic_capacity_ru * kBelowCapacity;
+  server.intra_can_bind = server.intra_placed_ru > server.intra_capacity_ru * kBelowCapacity;
 }
 
 void NetworkState::takeChangedServers(std::vector<ServerIndex>& servers) {

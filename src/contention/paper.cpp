@@ -13,7 +13,7 @@ class PaperContention final : public ContentionModel {
   ContentionGranularity granularity() const override { return ContentionGranularity::Job; }
 
   double slowdown(const NetworkState& network, JobIndex job) const override {
-    return nicSlowdown(network, job, min_bandwidth_Bps_);
+    return nicSlowdown(network, job, network.toRateUnits(min_bandwidth_Bps_));
   }
 
  private:

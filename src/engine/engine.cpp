@@ -4,6 +4,7 @@
 // phase_level.cpp.
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -43,6 +44,7 @@ Engine::Engine(const std::vector<ProfiledJob>& jobs, const SimulationConfig& con
       state_(jobs_.size()),
       running_(jobs_.size()),
       communicating_(jobs_.size()),
+      computing_(jobs_.size()),
       server_visited_in_update_(config_.cluster.servers.size(), 0) {
   for (const ProfiledJob& job : jobs_) profiles_.push_back(job.profile);
   // Whether a job can ever fit depends only on its request; traces repeat a few requests.
@@ -70,8 +72,8 @@ SimulationResult Engine::run(const ProgressCallback& progress) {
   if (!arrival_order_.empty()) requestPass(jobs_[arrival_order_.front()].job.submit_s);
   std::uint64_t events = 0;
   std::size_t finished = 0;
-  while (!events_.empty()) {
-    const auto event = events_.pop();
+  EventQueue::Event event;
+  while (nextEvent(event)) {
     ++events;
     const double now = event.time_s;
     if (event.slot == pass_slot_) {
@@ -102,6 +104,34 @@ SimulationResult Engine::run(const ProgressCallback& progress) {
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result;
+}
+
+/// Takes the earliest pending event: from the queue, or, in the exact phase-level mode, the
+/// earliest end of a phase (a communication phase's job leaves its set in onIterCommEnd). False
+/// when none is left.
+bool Engine::nextEvent(EventQueue::Event& event) {
+  if (phaseEndsQueued()) {
+    if (events_.empty()) return false;
+    event = events_.pop();
+    return true;
+  }
+  enum class Source { None, Queue, Communicating, Computing } source = Source::None;
+  if (!events_.empty()) {
+    event = events_.top();
+    source = Source::Queue;
+  }
+  const auto consider = [&](std::pair<double, JobIndex> end, Priority priority, Source from) {
+    const EventQueue::Event candidate{end.first, priority, end.second};
+    if (source == Source::None || EventQueue::before(candidate, event)) {
+      event = candidate;
+      source = from;
+    }
+  };
+  if (!communicating_.empty()) consider(communicating_.earliest(), kIterCommEnd, Source::Communicating);
+  if (!computing_.empty()) consider(computing_.earliest(), kIterCompEnd, Source::Computing);
+  if (source == Source::Queue) events_.pop();
+  if (source == Source::Computing) computing_.erase(event.slot);
+  return source != Source::None;
 }
 
 PlacementRequest Engine::request(JobIndex j) const {
@@ -238,7 +268,6 @@ bool Engine::factorAskedFor(JobIndex j) const {
 
 /// Only those whose factor updates ask for: most jobs on a changed server are computing.
 const std::vector<JobIndex>& Engine::jobsOnChangedServers() {
-  network_.takeChangedServers(changed_servers_);
   ++update_count_;
   touched_jobs_.clear();
   for (ServerIndex s : changed_servers_) {

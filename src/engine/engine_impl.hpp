@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/communicating_jobs.hpp"
 #include "engine/event_queue.hpp"
 #include "mosim/engine.hpp"
 #include "mosim/placement.hpp"
@@ -61,7 +62,7 @@ struct PeriodTracker {
 struct JobState {
   // First, together: what an update reads of every job on a changed server.
   Phase phase = Phase::Queued;
-  double slowdown = 1;  // S_J in force since the last change
+  double slowdown = 1;  // job-level models: S_J in force since the last change
   // The model's latest answer for this job and the network stamp it was computed at.
   double model_slowdown = 1;
   std::uint64_t model_stamp = 0;
@@ -80,13 +81,11 @@ struct JobState {
   double iterations_done = 0;
   double last_change_s = 0;
 
-  // Phase-level progress (§6.2): whole iterations; the communication phase advances in
-  // "uncontended seconds", segment by segment of constant slowdown.
+  // Phase-level progress (§6.2): whole iterations; the progress of a communication phase is kept
+  // in CommunicatingJobs.
   std::int64_t iterations_run = 0;
   double iteration_start_s = 0;
   double phase_start_s = 0;
-  double comm_progress_s = 0;
-  double segment_start_s = 0;
 
   // Fast-forward (fast_forward.cpp).
   bool group_fresh = true;       // its group changed since it last looked at it
@@ -143,7 +142,7 @@ class Engine {
   double modelSlowdown(JobIndex j);
   bool modelOutOfDate(JobIndex j) const;
   bool factorAskedFor(JobIndex j) const;
-  /// Jobs on the servers that changed since the last update whose factor is asked for, each once.
+  /// Jobs on changed_servers_ whose factor is asked for, each once.
   const std::vector<JobIndex>& jobsOnChangedServers();
   JobResult resultOf(JobIndex j) const;
 
@@ -160,6 +159,10 @@ class Engine {
   void onIterCommEnd(JobIndex j, double now);
   void enterComm(JobIndex j, double now, double comm_start_s, double progress_s, double slowdown);
   void closeSegment(JobIndex j, double now, double slowdown);
+  /// The exact phase-level mode keeps the ends of phases out of the event queue (phase_ends.hpp).
+  bool phaseEndsQueued() const { return !phase_level_ || fastForward(); }
+  void scheduleCompEnd(JobIndex j, double end_s);
+  bool nextEvent(EventQueue::Event& event);
   void updatePhaseLevel(double now);
   void reconsiderPhaseLevel(JobIndex j, double now);
 
@@ -204,7 +207,8 @@ class Engine {
   std::deque<JobIndex> waiting_;         // arrived, not yet placed, in queue order
   // Each job's update is independent of the others', so the order of these sets does not matter.
   JobSet running_;                       // job level: started and not completed
-  JobSet communicating_;                 // phase level: in a communication phase
+  CommunicatingJobs communicating_;      // phase level: in a communication phase
+  ComputingJobs computing_;              // exact phase level: in a compute phase
   std::vector<std::string> warnings_;
 
   // Scratch for updates: changed servers and the jobs on them.

@@ -39,6 +39,13 @@ class EventQueue {
     insertOrMove(Event{time_s, priority, slot});
   }
 
+  /// The order of events: by time, then priority, then slot.
+  static bool before(const Event& x, const Event& y) {
+    if (x.time_s != y.time_s) return x.time_s < y.time_s;
+    if (x.priority != y.priority) return x.priority < y.priority;
+    return x.slot < y.slot;
+  }
+
   /// Removes and returns the earliest event: the last one fills the root's hole from above.
   Event pop() {
     const Event first = top();
@@ -51,12 +58,6 @@ class EventQueue {
 
  private:
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
-
-  static bool before(const Event& x, const Event& y) {
-    if (x.time_s != y.time_s) return x.time_s < y.time_s;
-    if (x.priority != y.priority) return x.priority < y.priority;
-    return x.slot < y.slot;
-  }
 
   /// Adds or moves the slot's event (event_queue.cpp: out of line, so that schedule's common case
   /// stays small where it is inlined).

@@ -196,7 +196,7 @@ std::vector<MemberSnapshot> Engine::snapshot(const std::vector<JobIndex>& member
   for (JobIndex k : members) {
     const JobState& job = state_[k];
     positions.push_back(MemberSnapshot{job.phase, now - job.iteration_start_s,
-                                       job.phase == Phase::Comm ? job.comm_progress_s : 0,
+                                       job.phase == Phase::Comm ? communicating_.progress_s(k) : 0,
                                        job.iterations_run, job.iteration_start_s});
   }
   return positions;
@@ -347,7 +347,7 @@ void Engine::resumeMember(JobIndex k, double now) {
   if (now < comm_start_s || p.t_net_s <= 0) {
     job.phase = Phase::Compute;
     job.phase_start_s = job.iteration_start_s;
-    events_.schedule(k, comm_start_s, kIterCompEnd);
+    scheduleCompEnd(k, comm_start_s);
   } else {
     // Mid-communication: the progress its mean slowdown gives; the model then takes over.
     const double mean_slowdown = std::max(1.0, (iteration_s - p.t_comp_s) / p.t_net_s);

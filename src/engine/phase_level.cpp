@@ -12,7 +12,7 @@ void Engine::startPhaseLevel(JobIndex j, double now) {
   job.phase = Phase::Compute;
   job.phase_start_s = now;
   job.iteration_start_s = now;
-  events_.schedule(j, now + profile(j).t_comp_s, kIterCompEnd);
+  scheduleCompEnd(j, now + profile(j).t_comp_s);
   if (fastForward()) {
     touchServers(job.allocation, now, congestibleServers(job.allocation));
     noteIterationBoundary(j, now);
@@ -26,11 +26,15 @@ void Engine::enterComm(JobIndex j, double now, double comm_start_s, double progr
   JobState& job = state_[j];
   job.phase = Phase::Comm;
   job.phase_start_s = comm_start_s;
-  job.comm_progress_s = progress_s;
-  job.segment_start_s = now;
-  job.slowdown = slowdown;
-  communicating_.insert(j);
-  events_.schedule(j, now + (profile(j).t_net_s - progress_s) * slowdown, kIterCommEnd);
+  const double end_s = communicating_.insert(j, now, profile(j).t_net_s, progress_s, slowdown);
+  if (phaseEndsQueued()) events_.schedule(j, end_s, kIterCommEnd);
+}
+
+void Engine::scheduleCompEnd(JobIndex j, double end_s) {
+  if (phaseEndsQueued())
+    events_.schedule(j, end_s, kIterCompEnd);
+  else
+    computing_.insert(j, end_s);
 }
 
 void Engine::onIterCompEnd(JobIndex j, double now) {
@@ -56,7 +60,7 @@ void Engine::onIterCommEnd(JobIndex j, double now) {
   job.phase = Phase::Compute;
   job.phase_start_s = now;
   job.iteration_start_s = now;
-  events_.schedule(j, now + profile(j).t_comp_s, kIterCompEnd);
+  scheduleCompEnd(j, now + profile(j).t_comp_s);
   updatePhaseLevel(now);
   if (fastForward()) noteIterationBoundary(j, now);
 }
@@ -64,35 +68,31 @@ void Engine::onIterCommEnd(JobIndex j, double now) {
 /// Closes the job's segment at the slowdown in force and reschedules the rest of its
 /// communication at `slowdown`, the model's current factor.
 void Engine::closeSegment(JobIndex j, double now, double slowdown) {
-  JobState& job = state_[j];
-  job.comm_progress_s += (now - job.segment_start_s) / job.slowdown;
-  job.segment_start_s = now;
-  job.slowdown = slowdown;
-  const double remaining_s = std::max(0.0, profile(j).t_net_s - job.comm_progress_s);
-  events_.schedule(j, now + remaining_s * job.slowdown, kIterCommEnd);
+  const double end_s = communicating_.closeSegment(j, now, slowdown);
+  if (phaseEndsQueued()) events_.schedule(j, end_s, kIterCommEnd);
 }
 
 void Engine::updatePhaseLevel(double now) {
+  network_.takeChangedServers(changed_servers_);
   if (!fastForward()) {
     // The reference closes every communicating job's segment at every update, even when its
     // factor is unchanged. The dynamics amplify last-bit differences in event times (one ulp
     // moves the aggregates by ~1e-4), so bit-compatibility needs this same arithmetic. The
     // factors come from the cache, and are not even asked for when no server changed since the
     // last update (every job's factor was set then, or since, at the same network state).
-    network_.takeChangedServers(changed_servers_);
     const bool factors_may_change = !changed_servers_.empty() || config_.full_recompute;
     // A second update at the same time with the same factors changes no bit: each progress gets
     // (now - now) / S = +0, and each end is recomputed from the same operands (a job that entered
     // its communication since had its end computed from them too).
     if (now == last_exact_update_s_ && !factors_may_change) return;
     last_exact_update_s_ = now;
-    for (JobIndex j : communicating_)
-      closeSegment(j, now, factors_may_change ? modelSlowdown(j) : state_[j].slowdown);
+    if (factors_may_change)
+      for (JobIndex j : communicating_) communicating_.setNextSlowdown(j, model_->slowdown(network_, j));
+    communicating_.closeAllSegments(now);
     return;
   }
   // Fast-forward gives up bit-compatibility anyway: only jobs whose factor changed are touched.
   if (config_.full_recompute) {
-    network_.takeChangedServers(changed_servers_);
     touched_jobs_.assign(communicating_.begin(), communicating_.end());
     for (JobIndex j : touched_jobs_) reconsiderPhaseLevel(j, now);
   } else {
@@ -104,7 +104,7 @@ void Engine::updatePhaseLevel(double now) {
 void Engine::reconsiderPhaseLevel(JobIndex j, double now) {
   if (state_[j].phase != Phase::Comm) return;
   const double slowdown = modelSlowdown(j);
-  if (slowdown != state_[j].slowdown) closeSegment(j, now, slowdown);
+  if (slowdown != communicating_.slowdown(j)) closeSegment(j, now, slowdown);
 }
 
 }  // namespace mosim::detail

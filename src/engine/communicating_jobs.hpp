@@ -1,0 +1,122 @@
+// The jobs in a communication phase and their progress (mosim-reference.md §6.2), in dense arrays.
+//
+// Communication advances in "uncontended seconds": over a segment of constant slowdown S, progress
+// grows by duration / S, and the phase ends when progress reaches T_net. The exact phase-level
+// model closes every communicating job's segment at every update, as the artifact does (its
+// rounding is what the results depend on), so that loop runs over consecutive memory, where the
+// compiler vectorises it; and the earliest end is found by a scan of the same arrays instead of
+// moving each changed end in the event queue (phase_ends.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "engine/phase_ends.hpp"
+#include "mosim/job.hpp"
+
+namespace mosim::detail {
+
+class CommunicatingJobs {
+ public:
+  explicit CommunicatingJobs(std::size_t jobs) : position_(jobs, kAbsent) {}
+
+  std::size_t size() const { return jobs_.size(); }
+  bool empty() const { return jobs_.empty(); }
+  bool contains(JobIndex j) const { return position_[j] != kAbsent; }
+  /// The jobs, in no particular order.
+  auto begin() const { return jobs_.begin(); }
+  auto end() const { return jobs_.end(); }
+
+  /// The job starts (or resumes) communicating at `now`, with progress_s of its t_net_s done, at
+  /// `slowdown`. Returns its expected end.
+  double insert(JobIndex j, double now, double t_net_s, double progress_s, double slowdown) {
+    position_[j] = static_cast<std::uint32_t>(jobs_.size());
+    jobs_.push_back(j);
+    t_net_s_.push_back(t_net_s);
+    progress_s_.push_back(progress_s);
+    segment_start_s_.push_back(now);
+    slowdown_.push_back(slowdown);
+    next_slowdown_.push_back(slowdown);
+    end_s_.push_back(endOf(now, t_net_s, progress_s, slowdown));
+    return end_s_.back();
+  }
+
+  void erase(JobIndex j) {
+    const std::uint32_t at = position_[j];
+    const std::uint32_t last = static_cast<std::uint32_t>(jobs_.size() - 1);
+    if (at != last) {
+      jobs_[at] = jobs_[last];
+      t_net_s_[at] = t_net_s_[last];
+      progress_s_[at] = progress_s_[last];
+      segment_start_s_[at] = segment_start_s_[last];
+      slowdown_[at] = slowdown_[last];
+      next_slowdown_[at] = next_slowdown_[last];
+      end_s_[at] = end_s_[last];
+      position_[jobs_[at]] = at;
+    }
+    jobs_.pop_back();
+    t_net_s_.pop_back();
+    progress_s_.pop_back();
+    segment_start_s_.pop_back();
+    slowdown_.pop_back();
+    next_slowdown_.pop_back();
+    end_s_.pop_back();
+    position_[j] = kAbsent;
+  }
+
+  /// Uncontended seconds of communication done by the start of the job's current segment.
+  double progress_s(JobIndex j) const { return progress_s_[position_[j]]; }
+  /// The slowdown in force since the start of the job's current segment.
+  double slowdown(JobIndex j) const { return slowdown_[position_[j]]; }
+
+  /// Closes the job's segment at the slowdown in force and continues at `slowdown`. Returns the
+  /// new expected end.
+  double closeSegment(JobIndex j, double now, double slowdown) {
+    const std::uint32_t at = position_[j];
+    next_slowdown_[at] = slowdown;
+    close(at, now);
+    return end_s_[at];
+  }
+
+  /// The slowdown the job continues at when closeAllSegments next closes its segment (until then,
+  /// the one in force).
+  void setNextSlowdown(JobIndex j, double slowdown) { next_slowdown_[position_[j]] = slowdown; }
+
+  /// Closes every job's segment at `now`, each continuing at its next slowdown.
+  void closeAllSegments(double now) {
+    for (std::size_t at = 0; at < jobs_.size(); ++at) close(at, now);
+  }
+
+  /// The earliest expected end and its job (not empty()).
+  std::pair<double, JobIndex> earliest() const { return earliestEnd(end_s_, jobs_); }
+
+ private:
+  static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
+
+  static double endOf(double now, double t_net_s, double progress_s, double slowdown) {
+    return now + std::max(0.0, t_net_s - progress_s) * slowdown;
+  }
+
+  /// The artifact's arithmetic, operation for operation: any other order changes the last bits,
+  /// which the dynamics amplify.
+  void close(std::size_t at, double now) {
+    progress_s_[at] += (now - segment_start_s_[at]) / slowdown_[at];
+    segment_start_s_[at] = now;
+    slowdown_[at] = next_slowdown_[at];
+    end_s_[at] = endOf(now, t_net_s_[at], progress_s_[at], slowdown_[at]);
+  }
+
+  std::vector<JobIndex> jobs_;  // position -> job; the arrays below by position
+  std::vector<double> t_net_s_;
+  std::vector<double> progress_s_;
+  std::vector<double> segment_start_s_;
+  std::vector<double> slowdown_;
+  std::vector<double> next_slowdown_;
+  std::vector<double> end_s_;
+  std::vector<std::uint32_t> position_;  // job -> position, or kAbsent
+};
+
+}  // namespace mosim::detail

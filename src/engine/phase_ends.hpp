@@ -1,0 +1,72 @@
+// The exact phase-level mode keeps the ends of compute and communication phases out of the event
+// queue, in dense arrays that are scanned for the earliest end. Every event there re-books every
+// communicating job, which touches all those ends anyway, and a heap spends most of its time on
+// comparisons whose outcome the processor cannot predict; a scan of a few dozen times has none.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "mosim/job.hpp"
+
+namespace mosim::detail {
+
+/// The earliest of the ends, and its job: the lowest job index among those at that time. Both
+/// passes are free of data-dependent branches; four running minima keep the first one from
+/// waiting on each comparison in turn. `end_s` must not be empty.
+inline std::pair<double, JobIndex> earliestEnd(const std::vector<double>& end_s,
+                                               const std::vector<JobIndex>& jobs) {
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  double earliest[4] = {kNever, kNever, kNever, kNever};
+  std::size_t at = 0;
+  for (; at + 4 <= end_s.size(); at += 4)
+    for (std::size_t lane = 0; lane < 4; ++lane)
+      earliest[lane] = std::min(earliest[lane], end_s[at + lane]);
+  for (; at < end_s.size(); ++at) earliest[0] = std::min(earliest[0], end_s[at]);
+  const double time_s = std::min(std::min(earliest[0], earliest[1]), std::min(earliest[2], earliest[3]));
+  JobIndex job = std::numeric_limits<JobIndex>::max();
+  for (std::size_t i = 0; i < end_s.size(); ++i) {
+    // All ones where the end is later: an arithmetic select, which compilers keep branch-free.
+    const auto later = static_cast<JobIndex>(-static_cast<JobIndex>(end_s[i] != time_s));
+    job = std::min(job, jobs[i] | later);
+  }
+  return {time_s, job};
+}
+
+/// The jobs in a compute phase and when it ends.
+class ComputingJobs {
+ public:
+  explicit ComputingJobs(std::size_t jobs) : position_(jobs, kAbsent) {}
+
+  bool empty() const { return jobs_.empty(); }
+
+  void insert(JobIndex j, double end_s) {
+    position_[j] = static_cast<std::uint32_t>(jobs_.size());
+    jobs_.push_back(j);
+    end_s_.push_back(end_s);
+  }
+
+  void erase(JobIndex j) {
+    const std::uint32_t at = position_[j];
+    jobs_[at] = jobs_.back();
+    end_s_[at] = end_s_.back();
+    position_[jobs_[at]] = at;
+    jobs_.pop_back();
+    end_s_.pop_back();
+    position_[j] = kAbsent;
+  }
+
+  /// The earliest end and its job (not empty()).
+  std::pair<double, JobIndex> earliest() const { return earliestEnd(end_s_, jobs_); }
+
+ private:
+  static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
+  std::vector<JobIndex> jobs_;
+  std::vector<double> end_s_;
+  std::vector<std::uint32_t> position_;
+};
+
+}  // namespace mosim::detail
