@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "mosim/cluster.hpp"
@@ -21,6 +23,7 @@ struct ServerShare {
   int workers = 0;             ///< n_s: the job's workers on this server
   double nic_demand_ru = 0;    ///< D_s (Eq. 7): 0 inside one server, C_j/2 for N = 2, else 2C_j/N
   double intra_demand_ru = 0;  ///< I_s = C_j * n_s / N: the job's traffic inside this server
+  std::uint32_t position = 0;  ///< the job's place among the server's jobs (placement order)
 };
 
 /// Per-server demand on NICs and intra-server links, kept in placement order so that sums are
@@ -62,6 +65,9 @@ class NetworkState {
   /// max(1, Σ I_k,s / IC): the factor the server's intra-server links put on communication, 1
   /// until they are saturated.
   double intraFactor(ServerIndex s) const { return factors_[s].intra_factor; }
+  /// Whether any server's intra-server links are saturated (an intra factor above 1): rare, since
+  /// intra-server bandwidth is an order of magnitude above a NIC's.
+  bool anyIntraFactor() const { return intra_saturated_servers_ > 0; }
 
   /// A_J,s of Eq. 8: the job's NIC demand, scaled down in proportion when the NIC is oversubscribed.
   /// R * (C / total), in this order, as the artifact computes it (R * 1 is R exactly). Inline, as
@@ -89,9 +95,11 @@ class NetworkState {
   /// The stamp of the server's last change: a job on it whose cache is older is out of date,
   /// which callers reaching the job through that server can tell without scanning its servers.
   std::uint64_t changedAt(ServerIndex s) const { return factors_[s].changed_at; }
-  /// Moves the servers that changed since the last call, each once, into `servers` (whose
-  /// previous contents are dropped and whose memory is reused).
-  void takeChangedServers(std::vector<ServerIndex>& servers);
+  /// The servers that changed since the last call, each once; valid until the state next changes.
+  std::span<const ServerIndex> takeChangedServers() {
+    taken_at_ = stamp_;
+    return {changed_.data(), std::exchange(changed_count_, 0)};
+  }
 
  private:
   /// A job's demand on one server, kept beside `jobs` so that sums need no lookup.
@@ -104,6 +112,7 @@ class NetworkState {
     double intra_capacity_ru = 0;
     std::vector<JobIndex> jobs;    // in placement order
     std::vector<Demand> demands;   // demands[i] belongs to jobs[i]
+    std::vector<Demand> demanded;  // demands[i] times the weight of jobs[i]: what sums add up
     double nic_placed_ru = 0;
     double intra_placed_ru = 0;
     // Whether the placed jobs could exceed the capacity if all demanded at once: else its factor
@@ -118,21 +127,19 @@ class NetworkState {
     double intra_factor = 1;       // max(1, intra_demand / intra_capacity)
     std::uint64_t changed_at = 0;  // stamp of the last change
   };
-  /// Σ rate * weight over the jobs on s, in placement order.
+  /// Σ rate * weight over the jobs on s, in placement order, as the artifact sums. A job that
+  /// demands nothing adds +0.0, which leaves a non-negative sum as it is, so the sum needs no
+  /// branch on the weight (which phases make unpredictable).
   double demandSum(ServerIndex s, double Demand::*rate) const {
-    const Server& server = servers_[s];
     double sum = 0;
-    // Without a branch on the weight (which phases make unpredictable): demands are finite and
-    // non-negative, so a job that demands nothing adds +0.0, which leaves a non-negative sum as
-    // it is; x * 1.0 is x. The artifact's sums, over every placed job, are unchanged.
-    for (std::size_t i = 0; i < server.jobs.size(); ++i)
-      sum += server.demands[i].*rate * demand_weight_[server.jobs[i]];
+    for (const Demand& demanded : servers_[s].demanded) sum += demanded.*rate;
     return sum;
   }
   void recomputeDemand(ServerIndex s);
   void recomputePlacedDemand(ServerIndex s);
   void markChanged(ServerIndex s) {
-    if (factors_[s].changed_at <= taken_at_) changed_.push_back(s);
+    // changed_ has room for every server, each listed once between takes.
+    if (factors_[s].changed_at <= taken_at_) changed_[changed_count_++] = s;
     factors_[s].changed_at = ++stamp_;
   }
 
@@ -140,6 +147,8 @@ class NetworkState {
   std::uint64_t stamp_ = 0;
   std::uint64_t taken_at_ = 0;              // stamp when changed_ was last taken
   std::vector<ServerIndex> changed_;
+  std::size_t changed_count_ = 0;
+  std::size_t intra_saturated_servers_ = 0;  // servers whose intra factor is above 1
   std::vector<Server> servers_;
   std::vector<Factors> factors_;  // factors_[s] belongs to servers_[s]
   std::vector<std::vector<ServerShare>> shares_;

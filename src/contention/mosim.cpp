@@ -18,8 +18,9 @@ class MosimContention final : public ContentionModel {
 
   double slowdown(const NetworkState& network, JobIndex job) const override {
     double slowdown = nicSlowdown(network, job, network.toRateUnits(min_bandwidth_Bps_));
-    for (const auto& share : network.shares(job))
-      slowdown = std::max(slowdown, network.intraFactor(share.server));
+    if (network.anyIntraFactor())
+      for (const auto& share : network.shares(job))
+        slowdown = std::max(slowdown, network.intraFactor(share.server));
     return slowdown;
   }
 

@@ -29,6 +29,7 @@ NetworkState::NetworkState(const ClusterSpec& spec, std::size_t jobs, double rat
     servers_.push_back(std::move(state));
   }
   factors_.resize(servers_.size());
+  changed_.resize(servers_.size());
 }
 
 void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net_rate_Bps) {
@@ -38,7 +39,7 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
     auto it = std::find_if(shares.begin(), shares.end(),
                            [s](const ServerShare& share) { return share.server == s; });
     if (it == shares.end()) {
-      shares.push_back(ServerShare{s, 1, 0, 0});
+      shares.push_back(ServerShare{s, 1, 0, 0, 0});
     } else {
       ++it->workers;
     }
@@ -49,8 +50,10 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
     share.nic_demand_ru = ringNicDemand(share.workers, workers, net_rate_ru);
     share.intra_demand_ru = net_rate_ru * share.workers / workers;
     Server& server = servers_[share.server];
+    share.position = static_cast<std::uint32_t>(server.jobs.size());
     server.jobs.push_back(job);
     server.demands.push_back({share.nic_demand_ru, share.intra_demand_ru});
+    server.demanded.push_back({0, 0});
     recomputePlacedDemand(share.server);
     markChanged(share.server);
   }
@@ -61,14 +64,17 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
 }
 
 void NetworkState::removeJob(JobIndex job) {
-  demand_weight_[job] = 0;
+  setDemandWeight(job, 0);
   for (const auto& share : shares_[job]) {
     Server& server = servers_[share.server];
-    const auto at = std::find(server.jobs.begin(), server.jobs.end(), job) - server.jobs.begin();
+    const auto at = static_cast<std::ptrdiff_t>(share.position);
     server.jobs.erase(server.jobs.begin() + at);  // keeps the placement order
     server.demands.erase(server.demands.begin() + at);
+    server.demanded.erase(server.demanded.begin() + at);
+    for (auto later = server.jobs.begin() + at; later != server.jobs.end(); ++later)
+      for (auto& other : shares_[*later])
+        if (other.server == share.server) --other.position;
     recomputePlacedDemand(share.server);
-    recomputeDemand(share.server);
     markChanged(share.server);
   }
   shares_[job].clear();
@@ -78,7 +84,8 @@ void NetworkState::setDemandWeight(JobIndex job, double weight) {
   if (demand_weight_[job] == weight) return;
   demand_weight_[job] = weight;
   for (const auto& share : shares_[job]) {
-    const Server& server = servers_[share.server];
+    Server& server = servers_[share.server];
+    server.demanded[share.position] = {share.nic_demand_ru * weight, share.intra_demand_ru * weight};
     if (server.nic_can_bind || server.intra_can_bind) recomputeDemand(share.server);
   }
 }
@@ -98,6 +105,7 @@ void NetworkState::recomputeDemand(ServerIndex s) {
     intra_factor = std::max(1.0, demandSum(s, &Demand::intra_ru) / server.intra_capacity_ru);
   Factors& factors = factors_[s];
   if (nic_share == factors.nic_share && intra_factor == factors.intra_factor) return;
+  intra_saturated_servers_ += (intra_factor != 1) - (factors.intra_factor != 1);
   factors.nic_share = nic_share;
   factors.intra_factor = intra_factor;
   markChanged(s);
@@ -117,12 +125,6 @@ void NetworkState::recomputePlacedDemand(ServerIndex s) {
   }
   server.nic_can_bind = server.nic_placed_ru > server.nic_capacity_ru * kBelowCapacity;
   server.intra_can_bind = server.intra_placed_ru > server.intra_capacity_ru * kBelowCapacity;
-}
-
-void NetworkState::takeChangedServers(std::vector<ServerIndex>& servers) {
-  taken_at_ = stamp_;
-  servers.clear();
-  servers.swap(changed_);
 }
 
 }  // namespace mosim

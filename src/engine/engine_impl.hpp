@@ -214,7 +214,7 @@ class Engine {
   // Scratch for updates: changed servers and the jobs on them.
   std::uint64_t update_count_ = 0;
   double last_exact_update_s_ = NAN;  // exact phase-level mode: the time of the latest update
-  std::vector<ServerIndex> changed_servers_;
+  std::span<const ServerIndex> changed_servers_;  // from the network, until it next changes
   std::vector<JobIndex> touched_jobs_;
   std::vector<std::uint64_t> server_visited_in_update_;
 

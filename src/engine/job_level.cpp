@@ -60,7 +60,7 @@ void Engine::reconsiderJobLevel(JobIndex j, double now) {
 /// After a start or a completion: only jobs on servers that changed since the last update can
 /// have a new factor (a model's factor depends on its job's servers alone).
 void Engine::updateJobLevel(double now) {
-  network_.takeChangedServers(changed_servers_);
+  changed_servers_ = network_.takeChangedServers();
   if (config_.full_recompute) {
     for (JobIndex j : running_) reconsiderJobLevel(j, now);
     return;

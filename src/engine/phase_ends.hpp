@@ -36,7 +36,7 @@ inline std::pair<double, JobIndex> earliestEnd(const std::vector<double>& end_s,
   return {time_s, job};
 }
 
-/// The jobs in a compute phase and when it ends.
+/// The jobs in a compute phase and when it ends. The earliest end is kept until it leaves.
 class ComputingJobs {
  public:
   explicit ComputingJobs(std::size_t jobs) : position_(jobs, kAbsent) {}
@@ -47,9 +47,12 @@ class ComputingJobs {
     position_[j] = static_cast<std::uint32_t>(jobs_.size());
     jobs_.push_back(j);
     end_s_.push_back(end_s);
+    if (earliest_known_ && (end_s < earliest_.first || (end_s == earliest_.first && j < earliest_.second)))
+      earliest_ = {end_s, j};
   }
 
   void erase(JobIndex j) {
+    if (j == earliest_.second) earliest_known_ = false;
     const std::uint32_t at = position_[j];
     jobs_[at] = jobs_.back();
     end_s_[at] = end_s_.back();
@@ -60,13 +63,21 @@ class ComputingJobs {
   }
 
   /// The earliest end and its job (not empty()).
-  std::pair<double, JobIndex> earliest() const { return earliestEnd(end_s_, jobs_); }
+  std::pair<double, JobIndex> earliest() {
+    if (!earliest_known_) {
+      earliest_ = earliestEnd(end_s_, jobs_);
+      earliest_known_ = true;
+    }
+    return earliest_;
+  }
 
  private:
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
   std::vector<JobIndex> jobs_;
   std::vector<double> end_s_;
   std::vector<std::uint32_t> position_;
+  std::pair<double, JobIndex> earliest_;
+  bool earliest_known_ = false;
 };
 
 }  // namespace mosim::detail

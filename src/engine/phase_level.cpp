@@ -73,7 +73,7 @@ void Engine::closeSegment(JobIndex j, double now, double slowdown) {
 }
 
 void Engine::updatePhaseLevel(double now) {
-  network_.takeChangedServers(changed_servers_);
+  changed_servers_ = network_.takeChangedServers();
   if (!fastForward()) {
     // The reference closes every communicating job's segment at every update, even when its
     // factor is unchanged. The dynamics amplify last-bit differences in event times (one ulp
