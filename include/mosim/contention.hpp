@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "mosim/network.hpp"
@@ -28,6 +29,10 @@ class ContentionModel {
   /// jobs that are demanding bandwidth. It may depend only on the state of the job's own servers
   /// (their jobs, demands and capacities): the engine reuses a factor until one of them changes.
   virtual double slowdown(const NetworkState& network, JobIndex job) const = 0;
+  /// slowdown() of each job, into factors[i] for jobs[i]: the exact phase-level mode asks for
+  /// every communicating job's at every update. The default asks one by one.
+  virtual void slowdowns(const NetworkState& network, std::span<const JobIndex> jobs,
+                         std::span<double> factors) const;
   /// Whether the jobs placed on a server can slow each other down there, whatever phases they are
   /// in. Fast-forward treats jobs as independent across servers where this is false; the default
   /// says they always can.

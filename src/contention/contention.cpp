@@ -16,4 +16,9 @@ std::unique_ptr<ContentionModel> makeContentionModel(const std::string& name,
 
 bool ContentionModel::canCongest(const NetworkState&, ServerIndex) const { return true; }
 
+void ContentionModel::slowdowns(const NetworkState& network, std::span<const JobIndex> jobs,
+                                std::span<double> factors) const {
+  for (std::size_t i = 0; i < jobs.size(); ++i) factors[i] = slowdown(network, jobs[i]);
+}
+
 }  // namespace mosim

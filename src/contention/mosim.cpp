@@ -17,11 +17,13 @@ class MosimContention final : public ContentionModel {
   ContentionGranularity granularity() const override { return ContentionGranularity::Phase; }
 
   double slowdown(const NetworkState& network, JobIndex job) const override {
-    double slowdown = nicSlowdown(network, job, network.toRateUnits(min_bandwidth_Bps_));
-    if (network.anyIntraFactor())
-      for (const auto& share : network.shares(job))
-        slowdown = std::max(slowdown, network.intraFactor(share.server));
-    return slowdown;
+    return factor(network, job, network.toRateUnits(min_bandwidth_Bps_));
+  }
+
+  void slowdowns(const NetworkState& network, std::span<const JobIndex> jobs,
+                 std::span<double> factors) const override {
+    const double min_bandwidth_ru = network.toRateUnits(min_bandwidth_Bps_);
+    for (std::size_t i = 0; i < jobs.size(); ++i) factors[i] = factor(network, jobs[i], min_bandwidth_ru);
   }
 
   // Below both capacities even if every placed job communicated at once, nobody slows anybody.
@@ -31,6 +33,14 @@ class MosimContention final : public ContentionModel {
   }
 
  private:
+  static double factor(const NetworkState& network, JobIndex job, double min_bandwidth_ru) {
+    double slowdown = nicSlowdown(network, job, min_bandwidth_ru);
+    if (network.anyIntraFactor())
+      for (const auto& share : network.shares(job))
+        slowdown = std::max(slowdown, network.intraFactor(share.server));
+    return slowdown;
+  }
+
   double min_bandwidth_Bps_;
 };
 

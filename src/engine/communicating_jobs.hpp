@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -81,9 +82,10 @@ class CommunicatingJobs {
     return end_s_[at];
   }
 
-  /// The slowdown the job continues at when closeAllSegments next closes its segment (until then,
-  /// the one in force).
-  void setNextSlowdown(JobIndex j, double slowdown) { next_slowdown_[position_[j]] = slowdown; }
+  /// The jobs, and the slowdown each continues at when closeAllSegments next closes its segment
+  /// (until then, the one in force), by position.
+  std::span<const JobIndex> jobs() const { return jobs_; }
+  std::span<double> nextSlowdowns() { return next_slowdown_; }
 
   /// Closes every job's segment at `now`, each continuing at its next slowdown.
   void closeAllSegments(double now) {

@@ -87,7 +87,7 @@ void Engine::updatePhaseLevel(double now) {
     if (now == last_exact_update_s_ && !factors_may_change) return;
     last_exact_update_s_ = now;
     if (factors_may_change)
-      for (JobIndex j : communicating_) communicating_.setNextSlowdown(j, model_->slowdown(network_, j));
+      model_->slowdowns(network_, communicating_.jobs(), communicating_.nextSlowdowns());
     communicating_.closeAllSegments(now);
     return;
   }
