@@ -52,6 +52,15 @@ class NetworkState {
   bool uniformNicDemand(JobIndex job) const { return uniform_nic_demand_[job]; }
   /// Placed jobs on a server (loading or training), in placement order.
   const std::vector<JobIndex>& jobsOn(ServerIndex s) const { return servers_[s].jobs; }
+  /// Calls visit(job) for each job on the server that demands its full rates now (weight 1), in
+  /// placement order.
+  template <typename Visit>
+  void forEachFullyDemanding(ServerIndex s, Visit&& visit) const {
+    const Server& server = servers_[s];
+    for (std::size_t word = 0; word < server.fully_demanding.size(); ++word)
+      for (std::uint64_t bits = server.fully_demanding[word]; bits != 0; bits &= bits - 1)
+        visit(server.jobs[word * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))]);
+  }
 
   double nicCapacity_ru(ServerIndex s) const { return servers_[s].nic_capacity_ru; }
   double intraCapacity_ru(ServerIndex s) const { return servers_[s].intra_capacity_ru; }
@@ -113,6 +122,9 @@ class NetworkState {
     std::vector<JobIndex> jobs;    // in placement order
     std::vector<Demand> demands;   // demands[i] belongs to jobs[i]
     std::vector<Demand> demanded;  // demands[i] times the weight of jobs[i]: what sums add up
+    // Bit i of word i / 64 is set while jobs[i] demands its full rates. A server holds at most
+    // one job per GPU, so this is mostly one word.
+    std::vector<std::uint64_t> fully_demanding;
     double nic_placed_ru = 0;
     double intra_placed_ru = 0;
     // Whether the placed jobs could exceed the capacity if all demanded at once: else its factor

@@ -54,6 +54,7 @@ void NetworkState::addJob(JobIndex job, const Allocation& allocation, double net
     server.jobs.push_back(job);
     server.demands.push_back({share.nic_demand_ru, share.intra_demand_ru});
     server.demanded.push_back({0, 0});
+    server.fully_demanding.resize((server.jobs.size() + 63) / 64);
     recomputePlacedDemand(share.server);
     markChanged(share.server);
   }
@@ -71,6 +72,16 @@ void NetworkState::removeJob(JobIndex job) {
     server.jobs.erase(server.jobs.begin() + at);  // keeps the placement order
     server.demands.erase(server.demands.begin() + at);
     server.demanded.erase(server.demanded.begin() + at);
+    // The later jobs move down by one place, and so do their bits (this job's is clear).
+    auto& words = server.fully_demanding;
+    const std::size_t word = share.position / 64;
+    const std::uint64_t below = (std::uint64_t{1} << (share.position % 64)) - 1;
+    words[word] = (words[word] & below) | ((words[word] >> 1) & ~below);
+    for (std::size_t next = word + 1; next < words.size(); ++next) {
+      words[next - 1] |= words[next] << 63;
+      words[next] >>= 1;
+    }
+    words.resize((server.jobs.size() + 63) / 64);
     for (auto later = server.jobs.begin() + at; later != server.jobs.end(); ++later)
       for (auto& other : shares_[*later])
         if (other.server == share.server) --other.position;
@@ -86,6 +97,9 @@ void NetworkState::setDemandWeight(JobIndex job, double weight) {
   for (const auto& share : shares_[job]) {
     Server& server = servers_[share.server];
     server.demanded[share.position] = {share.nic_demand_ru * weight, share.intra_demand_ru * weight};
+    const std::uint64_t bit = std::uint64_t{1} << (share.position % 64);
+    auto& word = server.fully_demanding[share.position / 64];
+    word = weight == 1 ? word | bit : word & ~bit;
     if (server.nic_can_bind || server.intra_can_bind) recomputeDemand(share.server);
   }
 }

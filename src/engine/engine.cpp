@@ -45,7 +45,8 @@ Engine::Engine(const std::vector<ProfiledJob>& jobs, const SimulationConfig& con
       running_(jobs_.size()),
       communicating_(jobs_.size()),
       computing_(jobs_.size()),
-      server_visited_in_update_(config_.cluster.servers.size(), 0) {
+      job_visited_(jobs_.size(), 0),
+      server_visited_(config_.cluster.servers.size(), 0) {
   for (const ProfiledJob& job : jobs_) profiles_.push_back(job.profile);
   // Whether a job can ever fit depends only on its request; traces repeat a few requests.
   std::map<std::tuple<int, int, std::string>, bool> fits;
@@ -266,23 +267,25 @@ bool Engine::factorAskedFor(JobIndex j) const {
   return state_[j].phase == (phase_level_ ? Phase::Comm : Phase::Training);
 }
 
-/// Only those whose factor updates ask for: most jobs on a changed server are computing.
+/// Only those whose factor updates ask for, who all demand their full rates: most jobs on a
+/// changed server are computing, or steady and demanding a fraction, which the server's own bit
+/// mask tells without reading each job's state.
 const std::vector<JobIndex>& Engine::jobsOnChangedServers() {
-  ++update_count_;
+  const std::uint64_t visit = ++visit_count_;
   touched_jobs_.clear();
   for (ServerIndex s : changed_servers_) {
     const std::uint64_t changed_at = network_.changedAt(s);
-    for (JobIndex j : network_.jobsOn(s)) {
+    network_.forEachFullyDemanding(s, [&](JobIndex j) {
+      if (!factorAskedFor(j)) return;
       JobState& job = state_[j];
-      if (!factorAskedFor(j)) continue;
-      if (job.visited_in_update == update_count_) {
+      if (job_visited_[j] == visit) {
         job.reached_change = std::max(job.reached_change, changed_at);
-        continue;
+        return;
       }
-      job.visited_in_update = update_count_;
+      job_visited_[j] = visit;
       job.reached_change = changed_at;
       touched_jobs_.push_back(j);
-    }
+    });
   }
   return touched_jobs_;
 }

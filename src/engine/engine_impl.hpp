@@ -66,7 +66,6 @@ struct JobState {
   // The model's latest answer for this job and the network stamp it was computed at.
   double model_slowdown = 1;
   std::uint64_t model_stamp = 0;
-  std::uint64_t visited_in_update = 0;  // dedupes a job reached through several servers
   // The latest change stamp of a server it was last reached through by an update; a stamp of one
   // of its own servers, so a value above model_stamp proves the cached factor out of date.
   std::uint64_t reached_change = 0;
@@ -212,11 +211,14 @@ class Engine {
   std::vector<std::string> warnings_;
 
   // Scratch for updates: changed servers and the jobs on them.
-  std::uint64_t update_count_ = 0;
+  std::uint64_t visit_count_ = 0;
   double last_exact_update_s_ = NAN;  // exact phase-level mode: the time of the latest update
   std::span<const ServerIndex> changed_servers_;  // from the network, until it next changes
   std::vector<JobIndex> touched_jobs_;
-  std::vector<std::uint64_t> server_visited_in_update_;
+  // Visit stamps, by job and by server (dense: updates read them for every job they reach): a
+  // job or server whose stamp is the current visit's was reached already.
+  std::vector<std::uint64_t> job_visited_;
+  std::vector<std::uint64_t> server_visited_;
 
   // Fast-forward: members of each steady group (ids of finished groups are reused).
   std::vector<std::vector<JobIndex>> steady_groups_;

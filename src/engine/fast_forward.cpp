@@ -60,22 +60,22 @@ bool Engine::inert(JobIndex j) const {
 /// where the contention model says jobs can congest each other. Inert jobs join no group. The
 /// search stops once it has found more than `limit` jobs (enough to know a group is large).
 std::vector<JobIndex> Engine::groupOf(const std::vector<JobIndex>& seeds, std::size_t limit) {
-  const std::uint64_t visit = ++update_count_;
+  const std::uint64_t visit = ++visit_count_;
   std::vector<JobIndex> members;
   for (JobIndex j : seeds) {
-    if (state_[j].visited_in_update == visit) continue;
-    state_[j].visited_in_update = visit;
+    if (job_visited_[j] == visit) continue;
+    job_visited_[j] = visit;
     members.push_back(j);
   }
   for (std::size_t i = 0; i < members.size() && members.size() <= limit; ++i) {
     if (inert(members[i])) continue;
     for (const auto& share : network_.shares(members[i])) {
-      if (server_visited_in_update_[share.server] == visit) continue;
-      server_visited_in_update_[share.server] = visit;
+      if (server_visited_[share.server] == visit) continue;
+      server_visited_[share.server] = visit;
       if (!model_->canCongest(network_, share.server)) continue;
       for (JobIndex k : network_.jobsOn(share.server)) {
-        if (state_[k].visited_in_update == visit || inert(k)) continue;
-        state_[k].visited_in_update = visit;
+        if (job_visited_[k] == visit || inert(k)) continue;
+        job_visited_[k] = visit;
         members.push_back(k);
       }
     }
