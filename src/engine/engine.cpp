@@ -47,7 +47,9 @@ Engine::Engine(const std::vector<ProfiledJob>& jobs, const SimulationConfig& con
       computing_(jobs_.size()),
       job_visited_(jobs_.size(), 0),
       server_visited_(config_.cluster.servers.size(), 0) {
-  for (const ProfiledJob& job : jobs_) profiles_.push_back(job.profile);
+  profiles_.resize(jobs_.size());
+  inert_.resize(jobs_.size());
+  for (JobIndex j = 0; j < jobs_.size(); ++j) setProfile(j, jobs_[j].profile);
   // Whether a job can ever fit depends only on its request; traces repeat a few requests.
   std::map<std::tuple<int, int, std::string>, bool> fits;
   for (JobIndex j = 0; j < jobs_.size(); ++j) {
@@ -205,7 +207,12 @@ void Engine::profileForAllocation(JobIndex j, const Allocation& allocation) {
                                       slowest->t_comp_s + slowest->t_net_s))
       slowest = candidate;
   }
-  if (slowest) profiles_[j] = *slowest;
+  if (slowest) setProfile(j, *slowest);
+}
+
+void Engine::setProfile(JobIndex j, const Profile& profile) {
+  profiles_[j] = profile;
+  inert_[j] = profile.t_net_s == 0 && profile.net_rate_Bps == 0;
 }
 
 // ---- Start and completion ---------------------------------------------------------------------

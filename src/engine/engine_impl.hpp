@@ -170,7 +170,11 @@ class Engine {
   void noteIterationBoundary(JobIndex j, double now);
   void touchServers(const Allocation& servers, double now, const Allocation& local_servers);
   Allocation congestibleServers(const Allocation& servers) const;
-  bool inert(JobIndex j) const;
+  /// A job whose iteration time cannot change (no network time) and that demands no bandwidth
+  /// neither slows nor is slowed by anybody. Kept apart from the profiles, densely: group searches
+  /// ask it of every job they reach.
+  bool inert(JobIndex j) const { return inert_[j]; }
+  void setProfile(JobIndex j, const Profile& profile);
   std::vector<JobIndex> groupOf(const std::vector<JobIndex>& seeds,
                                 std::size_t limit = ~std::size_t{0});
   bool groupCanJump(const std::vector<JobIndex>& members) const;
@@ -189,6 +193,7 @@ class Engine {
 
   const std::vector<ProfiledJob> jobs_;  // sorted by id: JobIndex is the position here
   std::vector<Profile> profiles_;        // each job's profile, for the GPUs it was placed on
+  std::vector<std::uint8_t> inert_;      // by job: see inert()
   const SimulationConfig& config_;
   std::unique_ptr<PlacementPolicy> placement_;
   std::unique_ptr<QueuePolicy> queue_;

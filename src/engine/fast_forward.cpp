@@ -50,12 +50,6 @@ constexpr std::int64_t kLocalWindow = 3;         // iterations of a job measured
 
 }  // namespace
 
-/// A job whose iteration time cannot change (no network time) and that demands no bandwidth
-/// neither slows nor is slowed by anybody.
-bool Engine::inert(JobIndex j) const {
-  return profile(j).t_net_s == 0 && profile(j).net_rate_Bps == 0;
-}
-
 /// The jobs that can interact with the seeds, seeds included: connected to them through servers
 /// where the contention model says jobs can congest each other. Inert jobs join no group. The
 /// search stops once it has found more than `limit` jobs (enough to know a group is large).
