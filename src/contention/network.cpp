@@ -100,7 +100,10 @@ void NetworkState::setDemandWeight(JobIndex job, double weight) {
     const std::uint64_t bit = std::uint64_t{1} << (share.position % 64);
     auto& word = server.fully_demanding[share.position / 64];
     word = weight == 1 ? word | bit : word & ~bit;
-    if (server.nic_can_bind || server.intra_can_bind) recomputeDemand(share.server);
+    // A sum changes only by a demand that is there, and matters only if it can bind.
+    if ((server.nic_can_bind && share.nic_demand_ru != 0) ||
+        (server.intra_can_bind && share.intra_demand_ru != 0))
+      recomputeDemand(share.server);
   }
 }
 
