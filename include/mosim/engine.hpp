@@ -37,6 +37,9 @@ struct SimulationConfig {
   /// For tests: recompute every contention factor at every update instead of only those of jobs
   /// on servers that changed. Results are identical either way.
   bool full_recompute = false;
+  /// For tests: keep the exact phase-level mode's phase ends in the event queue, as the other
+  /// modes do, instead of in dense arrays scanned for the earliest. Results are identical.
+  bool queue_phase_ends = false;
   /// Heterogeneous clusters: when a job that asks for no GPU type is placed on GPUs of other types
   /// than its profile was made for, it is profiled again for each of them and runs at the pace of
   /// the slowest (its iteration count stays). Without a source, profiles never change.

@@ -72,6 +72,8 @@ class CommunicatingJobs {
   double progress_s(JobIndex j) const { return progress_s_[position_[j]]; }
   /// The slowdown in force since the start of the job's current segment.
   double slowdown(JobIndex j) const { return slowdown_[position_[j]]; }
+  /// When the job's communication ends at that slowdown.
+  double end_s(JobIndex j) const { return end_s_[position_[j]]; }
 
   /// Closes the job's segment at the slowdown in force and continues at `slowdown`. Returns the
   /// new expected end.

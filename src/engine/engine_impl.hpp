@@ -159,7 +159,9 @@ class Engine {
   void enterComm(JobIndex j, double now, double comm_start_s, double progress_s, double slowdown);
   void closeSegment(JobIndex j, double now, double slowdown);
   /// The exact phase-level mode keeps the ends of phases out of the event queue (phase_ends.hpp).
-  bool phaseEndsQueued() const { return !phase_level_ || fastForward(); }
+  bool phaseEndsQueued() const {
+    return !phase_level_ || fastForward() || config_.queue_phase_ends;
+  }
   void scheduleCompEnd(JobIndex j, double end_s);
   bool nextEvent(EventQueue::Event& event);
   void updatePhaseLevel(double now);

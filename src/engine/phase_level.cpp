@@ -89,6 +89,8 @@ void Engine::updatePhaseLevel(double now) {
     if (factors_may_change)
       model_->slowdowns(network_, communicating_.jobs(), communicating_.nextSlowdowns());
     communicating_.closeAllSegments(now);
+    if (phaseEndsQueued())
+      for (JobIndex j : communicating_) events_.schedule(j, communicating_.end_s(j), kIterCommEnd);
     return;
   }
   // Fast-forward gives up bit-compatibility anyway: only jobs whose factor changed are touched.

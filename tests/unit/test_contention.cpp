@@ -1,6 +1,8 @@
 #define BOOST_TEST_MODULE contention
 #include <boost/test/unit_test.hpp>
 
+#include <random>
+
 #include "mosim/contention.hpp"
 
 using namespace mosim;
@@ -151,4 +153,101 @@ BOOST_AUTO_TEST_CASE(models_are_registered_by_name) {
   BOOST_TEST((makeContentionModel("mosim", {})->granularity() == ContentionGranularity::Phase));
   BOOST_TEST((makeContentionModel("paper", {})->granularity() == ContentionGranularity::Job));
   BOOST_CHECK_THROW(makeContentionModel("nope", {}), std::invalid_argument);
+}
+
+// Servers whose placed jobs could not exceed the NIC even if all communicated at once skip their
+// sums: the share stays 1. On a 100 NIC, D = 40 + 50 cannot bind; a third job (D = 30) can:
+// 40 + 50 + 30 = 120 > 100 gives the share 100 / 120 to each, while the first two alone (90) fit.
+BOOST_AUTO_TEST_CASE(a_nic_that_cannot_be_oversubscribed_keeps_its_share) {
+  Fixture f(2, 100, 1000);
+  f.network.addJob(0, {0, 1}, 80);  // D = 40
+  f.network.addJob(1, {0, 1}, 100);  // D = 50
+  f.network.setDemanding(0, true);
+  f.network.setDemanding(1, true);
+  BOOST_TEST(f.network.nicShare(0) == 1);
+  BOOST_TEST(f.network.nicDemand_ru(0) == 90);
+  f.network.addJob(2, {0, 1}, 60);  // D = 30
+  f.network.setDemanding(2, true);
+  BOOST_TEST(f.network.nicShare(0) == 100.0 / 120);
+  BOOST_TEST(f.network.oversubscribed(1));
+  f.network.setDemanding(1, false);  // 40 + 30 = 70 fits
+  BOOST_TEST(f.network.nicShare(0) == 1);
+  f.network.removeJob(0);  // 30 alone
+  BOOST_TEST(f.network.nicDemand_ru(1) == 30);
+  BOOST_TEST(!f.network.oversubscribed(1));
+}
+
+// A ring over several servers demands the same D on each (Eq. 7); a job inside one server demands
+// nothing of it, which is uniform too.
+BOOST_AUTO_TEST_CASE(ring_demand_is_uniform_across_a_jobs_servers) {
+  Fixture f(3);
+  f.network.addJob(0, {0, 0, 1, 2}, 200);
+  f.network.addJob(1, {2, 2}, 300);
+  BOOST_TEST(f.network.uniformNicDemand(0));
+  BOOST_TEST(f.network.shares(0)[0].nic_demand_ru == 100);
+  BOOST_TEST(f.network.shares(0)[2].nic_demand_ru == 100);
+  BOOST_TEST(f.network.uniformNicDemand(1));
+}
+
+// The largest NIC factor of a job with the same D on each server is the one at its smallest
+// share: D / max(D * share, MIN_BW) only falls as the share grows, and rounding keeps that order.
+// Random states, floors included, against the factor of every server in turn, bit for bit.
+BOOST_AUTO_TEST_CASE(the_factor_at_the_smallest_share_is_the_largest_bit_for_bit) {
+  std::mt19937_64 random(3);
+  const auto uniform = [&](double low, double high) {
+    return low + (high - low) * static_cast<double>(random() >> 11) * 0x1p-53;
+  };
+  for (int round = 0; round < 500; ++round) {
+    const ClusterSpec spec = ClusterSpec::homogeneous(4, 8, 256, uniform(50, 500), 1e9);
+    NetworkState network(spec, 6, 1);
+    for (JobIndex j = 0; j < 6; ++j) {
+      Allocation servers;
+      for (ServerIndex s = 0; s < 4; ++s)
+        if (random() % 2 || servers.empty()) servers.push_back(s);
+      if (servers.size() == 1) servers.push_back((servers[0] + 1) % 4);
+      network.addJob(j, servers, uniform(1, 2000));
+      network.setDemanding(j, random() % 3 != 0);
+    }
+    const double min_bandwidth = uniform(0, 40);
+    for (JobIndex j = 0; j < 6; ++j) {
+      BOOST_REQUIRE(network.uniformNicDemand(j));
+      double expected = 1;
+      for (const auto& share : network.shares(j))
+        expected = std::max(expected, nicFactor(network, share, min_bandwidth));
+      BOOST_TEST(nicSlowdown(network, j, min_bandwidth) == expected);
+    }
+  }
+}
+
+// Updates reach the jobs demanding their full rates through a bit mask kept in placement order,
+// also when a job placed before them leaves: jobs 0..3 on one server, 1 steady at a fraction.
+BOOST_AUTO_TEST_CASE(fully_demanding_jobs_are_visited_in_placement_order) {
+  Fixture f(1, 100, 1000);
+  for (JobIndex j = 0; j < 4; ++j) f.network.addJob(j, {0}, 10);
+  f.network.setDemanding(0, true);
+  f.network.setDemandWeight(1, 0.5);
+  f.network.setDemanding(2, true);
+  f.network.setDemanding(3, true);
+  const auto visited = [&] {
+    std::vector<JobIndex> jobs;
+    f.network.forEachFullyDemanding(0, [&](JobIndex j) { jobs.push_back(j); });
+    return jobs;
+  };
+  BOOST_TEST(visited() == (std::vector<JobIndex>{0, 2, 3}), boost::test_tools::per_element());
+  f.network.removeJob(0);
+  BOOST_TEST(visited() == (std::vector<JobIndex>{2, 3}), boost::test_tools::per_element());
+  f.network.setDemanding(2, false);
+  f.network.setDemanding(1, true);
+  BOOST_TEST(visited() == (std::vector<JobIndex>{1, 3}), boost::test_tools::per_element());
+}
+
+// Each server that changed is listed once until taken, then no more.
+BOOST_AUTO_TEST_CASE(changed_servers_are_taken_once) {
+  Fixture f(3);
+  f.network.addJob(0, {0, 1}, 100);
+  f.network.addJob(1, {1}, 0);
+  const auto taken = f.network.takeChangedServers();
+  BOOST_TEST(std::vector<ServerIndex>(taken.begin(), taken.end()) == (std::vector<ServerIndex>{0, 1}),
+             boost::test_tools::per_element());
+  BOOST_TEST(f.network.takeChangedServers().empty());
 }
