@@ -110,7 +110,7 @@ void NetworkState::setDemandWeight(JobIndex job, double weight) {
 // Summed in placement order, as the artifact does, so that the totals never depend on the history
 // of additions and removals. A total that cannot reach its capacity needs no summing: its factor
 // is 1 whatever the demand.
-void NetworkState::recomputeDemand(ServerIndex s) {
+[[gnu::always_inline]] inline void NetworkState::recomputeDemand(ServerIndex s) {
   const Server& server = servers_[s];
   double nic_share = 1, intra_factor = 1;
   if (server.nic_can_bind) {
