@@ -236,7 +236,7 @@ void Engine::onComplete(JobIndex j, double now) {
   const Allocation congested = fastForward() ? congestibleServers(job.allocation) : Allocation{};
   network_.removeJob(j);
   if (phase_level_) {
-    if (fastForward()) touchServers(job.allocation, now, congested);
+    if (fastForward()) touchServers(job.allocation, now, congested, /*completion=*/true);
     updatePhaseLevel(now);
   } else {
     updateJobLevel(now);

@@ -89,6 +89,8 @@ struct JobState {
   // Fast-forward (fast_forward.cpp).
   bool group_fresh = true;       // its group changed since it last looked at it
   bool local = false;            // in a large group: measured and jumped on its own
+  bool group_was_large = false;        // its group had more than the limit when it last looked
+  bool group_may_have_shrunk = false;  // a completion touched its group since then
   std::uint64_t touched = 0;     // stamp of the last touch of its servers
   std::int64_t window_start_iterations = 0;  // local mode: the current measurement window
   double window_start_s = 0;
@@ -170,7 +172,8 @@ class Engine {
   // fast_forward.cpp
   bool fastForward() const { return phase_level_ && config_.fast_forward_tolerance > 0; }
   void noteIterationBoundary(JobIndex j, double now);
-  void touchServers(const Allocation& servers, double now, const Allocation& local_servers);
+  void touchServers(const Allocation& servers, double now, const Allocation& local_servers,
+                    bool completion = false);
   Allocation congestibleServers(const Allocation& servers) const;
   /// A job whose iteration time cannot change (no network time) and that demands no bandwidth
   /// neither slows nor is slowed by anybody. Kept apart from the profiles, densely: group searches

@@ -35,6 +35,7 @@
 // makes 100,000 jobs on 2,048 GPUs feasible, but it is the approximate part: forced on those
 // 500-job traces (a limit of 16), it moves aggregates by 3-36%.
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "engine/engine_impl.hpp"
@@ -80,7 +81,9 @@ std::vector<JobIndex> Engine::groupOf(const std::vector<JobIndex>& seeds, std::s
 /// Something changes on these servers: the groups there resume phase-by-phase simulation (if
 /// steady) and look at themselves afresh. A job in local mode is affected only on `local_servers`:
 /// where jobs can congest each other, for a start or a completion (a loading job demands nothing).
-void Engine::touchServers(const Allocation& servers, double now, const Allocation& local_servers) {
+/// After a completion, every job in reach may be in a smaller group than it was.
+void Engine::touchServers(const Allocation& servers, double now, const Allocation& local_servers,
+                          bool completion) {
   const std::uint64_t touch = ++touch_count_;
   std::vector<JobIndex> seeds;
   for (ServerIndex s : servers)
@@ -89,6 +92,7 @@ void Engine::touchServers(const Allocation& servers, double now, const Allocatio
     for (JobIndex k : network_.jobsOn(s)) state_[k].touched = touch;
   for (JobIndex k : groupOf(seeds)) {
     JobState& job = state_[k];
+    job.group_may_have_shrunk |= completion;
     if (job.local && job.touched != touch) continue;
     if (job.phase == Phase::Steady) resume(k, now);
     job.group_fresh = true;
@@ -109,24 +113,34 @@ void Engine::noteIterationBoundary(JobIndex j, double now) {
   JobState& job = state_[j];
   if (job.group_fresh) {
     job.group_fresh = false;
-    const auto members = groupOf({j}, config_.fast_forward_group);
-    if (members.size() == 1) {
-      if (!groupCanJump(members)) return;
-      // Alone, its factor cannot change until its servers do: the iteration time is exact.
-      network_.setDemanding(j, true);
-      const double slowdown = model_->slowdown(network_, j);
-      network_.setDemanding(j, false);
-      goSteady(members, {profile(j).t_comp_s + profile(j).t_net_s * slowdown});
-      return;
+    // Until a completion touches its group, a job in a large group is in one still (placements
+    // and starts only join groups): looking for the group would tell nothing new.
+    const bool still_large = job.group_was_large && !job.group_may_have_shrunk;
+    job.group_may_have_shrunk = false;
+    // (Checked where assertions are on, as in the sanitizer build of the tests.)
+    assert(!still_large || groupOf({j}, config_.fast_forward_group).size() > config_.fast_forward_group);
+    std::vector<JobIndex> members;
+    if (!still_large) {
+      members = groupOf({j}, config_.fast_forward_group);
+      job.group_was_large = members.size() > config_.fast_forward_group;
+      if (members.size() == 1) {
+        if (!groupCanJump(members)) return;
+        // Alone, its factor cannot change until its servers do: the iteration time is exact.
+        network_.setDemanding(j, true);
+        const double slowdown = model_->slowdown(network_, j);
+        network_.setDemanding(j, false);
+        goSteady(members, {profile(j).t_comp_s + profile(j).t_net_s * slowdown});
+        return;
+      }
+      job.local = job.group_was_large;
+      // A small group is measured as a whole, so members still running on their own since it was
+      // part of a larger one (local mode) rejoin phase-by-phase simulation: otherwise it could
+      // never jump, and would be simulated phase by phase until its next change.
+      if (!job.local)
+        for (JobIndex k : members)
+          if (state_[k].phase == Phase::Steady && state_[k].steady_group == kLocalGroup)
+            resume(k, now);
     }
-    job.local = members.size() > config_.fast_forward_group;
-    // A small group is measured as a whole, so members still running on their own since it was
-    // part of a larger one (local mode) rejoin phase-by-phase simulation: otherwise it could never
-    // jump, and would be simulated phase by phase until its next change.
-    if (!job.local)
-      for (JobIndex k : members)
-        if (state_[k].phase == Phase::Steady && state_[k].steady_group == kLocalGroup)
-          resume(k, now);
     restartWindow(j);
     // After an event nearby, a job that was steady compares its first window with the iteration
     // time it had: if the event did not change its pace, one window is enough.
