@@ -3,9 +3,9 @@
 // Communication advances in "uncontended seconds": over a segment of constant slowdown S, progress
 // grows by duration / S, and the phase ends when progress reaches T_net. The exact phase-level
 // model closes every communicating job's segment at every update, as the artifact does (its
-// rounding is what the results depend on), so that loop runs over consecutive memory, where the
-// compiler vectorises it; and the earliest end is found by a scan of the same arrays instead of
-// moving each changed end in the event queue (phase_ends.hpp).
+// rounding is what the results depend on), so that loop runs over consecutive memory; and the
+// earliest end is found by a scan of the same arrays instead of moving each changed end in the
+// event queue (phase_ends.hpp). The other modes keep the ends in the queue too.
 #pragma once
 
 #include <algorithm>

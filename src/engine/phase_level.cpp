@@ -77,9 +77,9 @@ void Engine::updatePhaseLevel(double now) {
   if (!fastForward()) {
     // The reference closes every communicating job's segment at every update, even when its
     // factor is unchanged. The dynamics amplify last-bit differences in event times (one ulp
-    // moves the aggregates by ~1e-4), so bit-compatibility needs this same arithmetic. The
-    // factors come from the cache, and are not even asked for when no server changed since the
-    // last update (every job's factor was set then, or since, at the same network state).
+    // moves the aggregates by ~1e-4), so bit-compatibility needs this same arithmetic. Every
+    // communicating job's factor is asked for at once, and not at all when no server changed
+    // since the last update (each one's was set then, or since, at the same network state).
     const bool factors_may_change = !changed_servers_.empty() || config_.full_recompute;
     // A second update at the same time with the same factors changes no bit: each progress gets
     // (now - now) / S = +0, and each end is recomputed from the same operands (a job that entered
