@@ -3,6 +3,8 @@
 //   job_level.cpp     progress of job-level models (none, fixed, paper; mosim-reference.md §6.1)
 //   phase_level.cpp   progress of phase-level models (mosim; §6.2)
 //   fast_forward.cpp  the optional fast-forward of steady groups of phase-level jobs
+// and keeps its pending events in event_queue.hpp, and the exact phase-level mode's phase ends in
+// communicating_jobs.hpp and phase_ends.hpp.
 #pragma once
 
 #include <cmath>
