@@ -22,49 +22,44 @@ namespace mosim::detail {
 
 class CommunicatingJobs {
  public:
-  explicit CommunicatingJobs(std::size_t jobs) : position_(jobs, kAbsent) {}
+  /// Room for every job at once: insertions never allocate, and need no check of capacity.
+  explicit CommunicatingJobs(std::size_t jobs)
+      : jobs_(jobs), t_net_s_(jobs), progress_s_(jobs), segment_start_s_(jobs), slowdown_(jobs),
+        next_slowdown_(jobs), end_s_(jobs), position_(jobs, kAbsent) {}
 
-  std::size_t size() const { return jobs_.size(); }
-  bool empty() const { return jobs_.empty(); }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   bool contains(JobIndex j) const { return position_[j] != kAbsent; }
   /// The jobs, in no particular order.
   auto begin() const { return jobs_.begin(); }
-  auto end() const { return jobs_.end(); }
+  auto end() const { return jobs_.begin() + static_cast<std::ptrdiff_t>(size_); }
 
   /// The job starts (or resumes) communicating at `now`, with progress_s of its t_net_s done, at
   /// `slowdown`. Returns its expected end.
   double insert(JobIndex j, double now, double t_net_s, double progress_s, double slowdown) {
-    position_[j] = static_cast<std::uint32_t>(jobs_.size());
-    jobs_.push_back(j);
-    t_net_s_.push_back(t_net_s);
-    progress_s_.push_back(progress_s);
-    segment_start_s_.push_back(now);
-    slowdown_.push_back(slowdown);
-    next_slowdown_.push_back(slowdown);
-    end_s_.push_back(endOf(now, t_net_s, progress_s, slowdown));
-    return end_s_.back();
+    const std::size_t at = size_++;
+    position_[j] = static_cast<std::uint32_t>(at);
+    jobs_[at] = j;
+    t_net_s_[at] = t_net_s;
+    progress_s_[at] = progress_s;
+    segment_start_s_[at] = now;
+    slowdown_[at] = slowdown;
+    next_slowdown_[at] = slowdown;
+    return end_s_[at] = endOf(now, t_net_s, progress_s, slowdown);
   }
 
+  /// The last job takes the leaving one's place.
   void erase(JobIndex j) {
     const std::uint32_t at = position_[j];
-    const std::uint32_t last = static_cast<std::uint32_t>(jobs_.size() - 1);
-    if (at != last) {
-      jobs_[at] = jobs_[last];
-      t_net_s_[at] = t_net_s_[last];
-      progress_s_[at] = progress_s_[last];
-      segment_start_s_[at] = segment_start_s_[last];
-      slowdown_[at] = slowdown_[last];
-      next_slowdown_[at] = next_slowdown_[last];
-      end_s_[at] = end_s_[last];
-      position_[jobs_[at]] = at;
-    }
-    jobs_.pop_back();
-    t_net_s_.pop_back();
-    progress_s_.pop_back();
-    segment_start_s_.pop_back();
-    slowdown_.pop_back();
-    next_slowdown_.pop_back();
-    end_s_.pop_back();
+    const std::size_t last = --size_;
+    jobs_[at] = jobs_[last];
+    t_net_s_[at] = t_net_s_[last];
+    progress_s_[at] = progress_s_[last];
+    segment_start_s_[at] = segment_start_s_[last];
+    slowdown_[at] = slowdown_[last];
+    next_slowdown_[at] = next_slowdown_[last];
+    end_s_[at] = end_s_[last];
+    position_[jobs_[at]] = at;
     position_[j] = kAbsent;
   }
 
@@ -86,16 +81,18 @@ class CommunicatingJobs {
 
   /// The jobs, and the slowdown each continues at when closeAllSegments next closes its segment
   /// (until then, the one in force), by position.
-  std::span<const JobIndex> jobs() const { return jobs_; }
-  std::span<double> nextSlowdowns() { return next_slowdown_; }
+  std::span<const JobIndex> jobs() const { return {jobs_.data(), size_}; }
+  std::span<double> nextSlowdowns() { return {next_slowdown_.data(), size_}; }
 
   /// Closes every job's segment at `now`, each continuing at its next slowdown.
   void closeAllSegments(double now) {
-    for (std::size_t at = 0; at < jobs_.size(); ++at) close(at, now);
+    for (std::size_t at = 0; at < size_; ++at) close(at, now);
   }
 
   /// The earliest expected end and its job (not empty()).
-  std::pair<double, JobIndex> earliest() const { return earliestEnd(end_s_, jobs_); }
+  std::pair<double, JobIndex> earliest() const {
+    return earliestEnd({end_s_.data(), size_}, {jobs_.data(), size_});
+  }
 
  private:
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
@@ -113,7 +110,8 @@ class CommunicatingJobs {
     end_s_[at] = endOf(now, t_net_s_[at], progress_s_[at], slowdown_[at]);
   }
 
-  std::vector<JobIndex> jobs_;  // position -> job; the arrays below by position
+  std::size_t size_ = 0;
+  std::vector<JobIndex> jobs_;  // position -> job; the arrays below by position, size_ in use
   std::vector<double> t_net_s_;
   std::vector<double> progress_s_;
   std::vector<double> segment_start_s_;

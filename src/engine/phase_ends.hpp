@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -17,8 +18,8 @@ namespace mosim::detail {
 /// The earliest of the ends, and its job: the lowest job index among those at that time. Both
 /// passes are free of data-dependent branches; four running minima keep the first one from
 /// waiting on each comparison in turn. `end_s` must not be empty.
-inline std::pair<double, JobIndex> earliestEnd(const std::vector<double>& end_s,
-                                               const std::vector<JobIndex>& jobs) {
+inline std::pair<double, JobIndex> earliestEnd(std::span<const double> end_s,
+                                               std::span<const JobIndex> jobs) {
   constexpr double kNever = std::numeric_limits<double>::infinity();
   double earliest[4] = {kNever, kNever, kNever, kNever};
   std::size_t at = 0;
@@ -39,33 +40,35 @@ inline std::pair<double, JobIndex> earliestEnd(const std::vector<double>& end_s,
 /// The jobs in a compute phase and when it ends. The earliest end is kept until it leaves.
 class ComputingJobs {
  public:
-  explicit ComputingJobs(std::size_t jobs) : position_(jobs, kAbsent) {}
+  /// Room for every job at once: insertions never allocate.
+  explicit ComputingJobs(std::size_t jobs) : jobs_(jobs), end_s_(jobs), position_(jobs, kAbsent) {}
 
-  bool empty() const { return jobs_.empty(); }
+  bool empty() const { return size_ == 0; }
 
   void insert(JobIndex j, double end_s) {
-    position_[j] = static_cast<std::uint32_t>(jobs_.size());
-    jobs_.push_back(j);
-    end_s_.push_back(end_s);
+    const std::size_t at = size_++;
+    position_[j] = static_cast<std::uint32_t>(at);
+    jobs_[at] = j;
+    end_s_[at] = end_s;
     if (earliest_known_ && (end_s < earliest_.first || (end_s == earliest_.first && j < earliest_.second)))
       earliest_ = {end_s, j};
   }
 
+  /// The last job takes the leaving one's place.
   void erase(JobIndex j) {
     if (j == earliest_.second) earliest_known_ = false;
     const std::uint32_t at = position_[j];
-    jobs_[at] = jobs_.back();
-    end_s_[at] = end_s_.back();
+    const std::size_t last = --size_;
+    jobs_[at] = jobs_[last];
+    end_s_[at] = end_s_[last];
     position_[jobs_[at]] = at;
-    jobs_.pop_back();
-    end_s_.pop_back();
     position_[j] = kAbsent;
   }
 
   /// The earliest end and its job (not empty()).
   std::pair<double, JobIndex> earliest() {
     if (!earliest_known_) {
-      earliest_ = earliestEnd(end_s_, jobs_);
+      earliest_ = earliestEnd({end_s_.data(), size_}, {jobs_.data(), size_});
       earliest_known_ = true;
     }
     return earliest_;
@@ -73,7 +76,8 @@ class ComputingJobs {
 
  private:
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
-  std::vector<JobIndex> jobs_;
+  std::size_t size_ = 0;
+  std::vector<JobIndex> jobs_;  // size_ in use
   std::vector<double> end_s_;
   std::vector<std::uint32_t> position_;
   std::pair<double, JobIndex> earliest_;

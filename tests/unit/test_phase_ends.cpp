@@ -19,7 +19,9 @@ BOOST_AUTO_TEST_CASE(the_earliest_end_breaks_ties_by_the_lowest_job) {
   const auto [time_s, job] = earliestEnd(ends, jobs);
   BOOST_TEST(time_s == 3);
   BOOST_TEST(job == 4u);
-  BOOST_TEST(earliestEnd({2.5}, {9}).second == 9u);
+  const std::vector<double> one_end{2.5};
+  const std::vector<JobIndex> one_job{9};
+  BOOST_TEST(earliestEnd(one_end, one_job).second == 9u);
 }
 
 // Random sets against a plain scan, sizes around the four-wide blocks and ties included.
