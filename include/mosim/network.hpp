@@ -44,7 +44,6 @@ class NetworkState {
   /// communicate that fraction of the time); 1 is demanding, 0 is not.
   void setDemandWeight(JobIndex job, double weight);
 
-  bool demanding(JobIndex job) const { return demand_weight_[job] > 0; }
   const std::vector<ServerShare>& shares(JobIndex job) const { return shares_[job]; }
   /// Whether the job's NIC demand D_s is the same on each of its servers, as a ring spread over
   /// several servers has (Eq. 7): contention models can then find its largest NIC factor at the

@@ -4,7 +4,6 @@
 // phase_level.cpp.
 #include <algorithm>
 #include <chrono>
-#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>

@@ -91,7 +91,9 @@ struct JobState {
   // Fast-forward (fast_forward.cpp).
   bool group_fresh = true;       // its group changed since it last looked at it
   bool local = false;            // in a large group: measured and jumped on its own
-  bool group_was_large = false;        // its group had more than the limit when it last looked
+  // Its group had more than the limit when it last looked. Unlike `local`, which a job found
+  // alone keeps from before (and touches honour), false then.
+  bool group_was_large = false;
   bool group_may_have_shrunk = false;  // a completion touched its group since then
   std::uint64_t touched = 0;     // stamp of the last touch of its servers
   std::int64_t window_start_iterations = 0;  // local mode: the current measurement window
@@ -100,31 +102,6 @@ struct JobState {
   std::uint32_t steady_group = 0;
   double steady_iteration_s = 0;  // while steady: the job's mean iteration time
   std::unique_ptr<PeriodTracker> tracker;  // while it leads a group that is looking for a period
-};
-
-/// Jobs in no particular order, with constant-time insertion and removal.
-class JobSet {
- public:
-  explicit JobSet(std::size_t jobs) : position_(jobs, kAbsent) {}
-  void insert(JobIndex j) {
-    position_[j] = members_.size();
-    members_.push_back(j);
-  }
-  void erase(JobIndex j) {
-    const std::size_t at = position_[j];
-    members_[at] = members_.back();
-    position_[members_[at]] = at;
-    members_.pop_back();
-    position_[j] = kAbsent;
-  }
-  bool contains(JobIndex j) const { return position_[j] != kAbsent; }
-  auto begin() const { return members_.begin(); }
-  auto end() const { return members_.end(); }
-
- private:
-  static constexpr std::size_t kAbsent = ~std::size_t{0};
-  std::vector<JobIndex> members_;
-  std::vector<std::size_t> position_;
 };
 
 class Engine {

@@ -5,12 +5,12 @@
 #pragma once
 
 #include <algorithm>
-#include <cstdint>
 #include <limits>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "engine/job_set.hpp"
 #include "mosim/job.hpp"
 
 namespace mosim::detail {
@@ -40,46 +40,34 @@ inline std::pair<double, JobIndex> earliestEnd(std::span<const double> end_s,
 /// The jobs in a compute phase and when it ends. The earliest end is kept until it leaves.
 class ComputingJobs {
  public:
-  /// Room for every job at once: insertions never allocate.
-  explicit ComputingJobs(std::size_t jobs) : jobs_(jobs), end_s_(jobs), position_(jobs, kAbsent) {}
+  explicit ComputingJobs(std::size_t jobs) : set_(jobs), end_s_(jobs) {}
 
-  bool empty() const { return size_ == 0; }
+  bool empty() const { return set_.empty(); }
 
   void insert(JobIndex j, double end_s) {
-    const std::size_t at = size_++;
-    position_[j] = static_cast<std::uint32_t>(at);
-    jobs_[at] = j;
-    end_s_[at] = end_s;
+    end_s_[set_.insert(j)] = end_s;
     if (earliest_known_ && (end_s < earliest_.first || (end_s == earliest_.first && j < earliest_.second)))
       earliest_ = {end_s, j};
   }
 
-  /// The last job takes the leaving one's place.
   void erase(JobIndex j) {
     if (j == earliest_.second) earliest_known_ = false;
-    const std::uint32_t at = position_[j];
-    const std::size_t last = --size_;
-    jobs_[at] = jobs_[last];
-    end_s_[at] = end_s_[last];
-    position_[jobs_[at]] = at;
-    position_[j] = kAbsent;
+    const auto [to, from] = set_.erase(j);
+    end_s_[to] = end_s_[from];
   }
 
   /// The earliest end and its job (not empty()).
   std::pair<double, JobIndex> earliest() {
     if (!earliest_known_) {
-      earliest_ = earliestEnd({end_s_.data(), size_}, {jobs_.data(), size_});
+      earliest_ = earliestEnd({end_s_.data(), set_.size()}, set_.jobs());
       earliest_known_ = true;
     }
     return earliest_;
   }
 
  private:
-  static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
-  std::size_t size_ = 0;
-  std::vector<JobIndex> jobs_;  // size_ in use
-  std::vector<double> end_s_;
-  std::vector<std::uint32_t> position_;
+  JobSet set_;
+  std::vector<double> end_s_;  // by position in set_
   std::pair<double, JobIndex> earliest_;
   bool earliest_known_ = false;
 };

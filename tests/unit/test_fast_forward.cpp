@@ -152,6 +152,9 @@ BOOST_AUTO_TEST_CASE(optimised_engine_equals_the_reference_on_random_traces) {
         auto queued = config;
         queued.queue_phase_ends = true;
         requireIdentical(simulate(jobs, config), simulate(jobs, queued), name + " (queued ends)");
+        auto recomputed = config;
+        recomputed.full_recompute = true;
+        requireIdentical(simulate(jobs, config), simulate(jobs, recomputed), name + " (recomputed)");
       }
     }
   }
