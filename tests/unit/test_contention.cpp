@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(ring_demand_is_uniform_across_a_jobs_servers) {
 
 // The largest NIC factor of a job with the same D on each server is the one at its smallest
 // share: D / max(D * share, MIN_BW) only falls as the share grows, and rounding keeps that order.
-// Random states, floors included, against the factor of every server in turn, bit for bit.
+// Random states, floors included, against Eq. 9-10 evaluated at every server, bit for bit.
 BOOST_AUTO_TEST_CASE(the_factor_at_the_smallest_share_is_the_largest_bit_for_bit) {
   std::mt19937_64 random(3);
   const auto uniform = [&](double low, double high) {
@@ -211,9 +211,11 @@ BOOST_AUTO_TEST_CASE(the_factor_at_the_smallest_share_is_the_largest_bit_for_bit
     const double min_bandwidth = uniform(0, 40);
     for (JobIndex j = 0; j < 6; ++j) {
       BOOST_REQUIRE(network.uniformNicDemand(j));
+      // Eq. 9-10 as written: max(1, max_s D_s / max(A_s, MIN_BW)).
       double expected = 1;
       for (const auto& share : network.shares(j))
-        expected = std::max(expected, nicFactor(network, share, min_bandwidth));
+        expected = std::max(expected, share.nic_demand_ru / std::max(network.allocated_ru(share),
+                                                                     min_bandwidth));
       BOOST_TEST(nicSlowdown(network, j, min_bandwidth) == expected);
     }
   }
